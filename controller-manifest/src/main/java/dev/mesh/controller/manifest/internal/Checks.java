@@ -1,0 +1,200 @@
+package dev.mesh.controller.manifest.internal;
+
+import dev.mesh.controller.manifest.Location;
+import dev.mesh.controller.manifest.Problem;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Typed, located access to the fields of a {@link Json} tree. Every accessor adds a problem and
+ * returns {@code null} when the value is absent-but-required, of the wrong type or malformed, so
+ * the caller reads on and all problems of a document are found in one pass.
+ */
+final class Checks {
+
+    private final String file;
+    private final List<Problem> problems;
+
+    Checks(String file, List<Problem> problems) {
+        this.file = file;
+        this.problems = problems;
+    }
+
+    String file() {
+        return file;
+    }
+
+    int count() {
+        return problems.size();
+    }
+
+    Location at(Json node, String pointer) {
+        return new Location(file, pointer, node.line(), node.column());
+    }
+
+    void add(Problem problem) {
+        problems.add(problem);
+    }
+
+    void error(String code, String message, Location location) {
+        problems.add(Problem.error(code, message, location));
+    }
+
+    /** An object, or a {@code wrong-type} problem. */
+    Json.Obj object(Json node, String pointer, String what) {
+        if (node instanceof Json.Obj object) {
+            return object;
+        }
+        wrongType(node, pointer, what, "an object {…}");
+        return null;
+    }
+
+    /** An array, or a {@code wrong-type} problem. */
+    Json.Arr array(Json node, String pointer, String what) {
+        if (node instanceof Json.Arr array) {
+            return array;
+        }
+        wrongType(node, pointer, what, "an array […]");
+        return null;
+    }
+
+    /** Reports every member of {@code object} whose key is not in {@code known}. */
+    void onlyKnown(Json.Obj object, String pointer, String what, List<String> known) {
+        for (Json.Member member : object.members().values()) {
+            if (!known.contains(member.key())) {
+                Problem problem = Problem.error("unknown-field", "unknown field \"" + member.key() + "\" in " + what
+                        + "; remove it, or use one of: " + String.join(", ", known),
+                        new Location(file, Location.child(pointer, member.key()), member.line(), member.column()));
+                problems.add(Suggestions.hint(member.key(), known).map(problem::withHint).orElse(problem));
+            }
+        }
+    }
+
+    /** The member's value, or {@code null} when absent (with a {@code missing-field} problem when required). */
+    Json member(Json.Obj object, String pointer, String key, boolean required, String what, String rule) {
+        Json.Member member = object.members().get(key);
+        if (member == null && required) {
+            error("missing-field", what + " lacks the required field \"" + key + "\"; add it: " + rule,
+                    at(object, pointer));
+        }
+        return member == null ? null : member.value();
+    }
+
+    /** A string that may hold templates; {@code null} with a problem when it is not a string. */
+    String text(Json node, String pointer, String what) {
+        if (node instanceof Json.Str string) {
+            return string.value();
+        }
+        wrongType(node, pointer, what, "a string");
+        return null;
+    }
+
+    /** A string that must hold no template: a {@code ${} in it is {@code template-not-allowed}. */
+    String plain(Json node, String pointer, String what) {
+        String value = text(node, pointer, what);
+        if (value != null && value.contains("${")) {
+            error("template-not-allowed", what + " takes no templates, but \"" + value + "\" contains \"${\"; "
+                    + "templates are allowed only in accesses paths, own-secrets values and the run and env of "
+                    + "processes and containers", at(node, pointer));
+            return null;
+        }
+        return value;
+    }
+
+    /** A plain string matching {@code pattern} entirely. */
+    String matching(Json node, String pointer, String what, Pattern pattern, String rule) {
+        String value = plain(node, pointer, what);
+        if (value != null && !pattern.matcher(value).matches()) {
+            error("invalid-format", "\"" + value + "\" is not a valid " + what + ": " + rule, at(node, pointer));
+            return null;
+        }
+        return value;
+    }
+
+    /** A plain, non-empty string. */
+    String nonEmpty(Json node, String pointer, String what) {
+        String value = plain(node, pointer, what);
+        if (value != null && value.isEmpty()) {
+            error("empty-value", what + " is empty; give it a value", at(node, pointer));
+            return null;
+        }
+        return value;
+    }
+
+    /** One of the allowed words, mapped to its value. */
+    <E> E word(Json node, String pointer, String what, Map<String, E> words) {
+        String value = plain(node, pointer, what);
+        if (value == null) {
+            return null;
+        }
+        E chosen = words.get(value);
+        if (chosen == null) {
+            Problem problem = Problem.error("invalid-value", "\"" + value + "\" is not a valid " + what
+                    + "; write one of: " + String.join(", ", words.keySet()), at(node, pointer));
+            problems.add(Suggestions.hint(value, words.keySet()).map(problem::withHint).orElse(problem));
+        }
+        return chosen;
+    }
+
+    /** A boolean. */
+    Boolean bool(Json node, String pointer, String what) {
+        if (node instanceof Json.Bool bool) {
+            return bool.value();
+        }
+        wrongType(node, pointer, what, "true or false");
+        return null;
+    }
+
+    /** An absolute path without templates. */
+    String absolutePath(Json node, String pointer, String what) {
+        String value = plain(node, pointer, what);
+        if (value != null && !value.startsWith("/")) {
+            error("invalid-path", what + " must be an absolute path, but \"" + value + "\" does not start with \"/\"",
+                    at(node, pointer));
+            return null;
+        }
+        return value;
+    }
+
+    /** A relative path inside the module: not empty, not absolute, no empty or {@code ..} segment. */
+    String relativePath(Json node, String pointer, String what) {
+        String value = plain(node, pointer, what);
+        if (value == null) {
+            return null;
+        }
+        boolean bad = value.isEmpty() || value.startsWith("/")
+                || java.util.Arrays.stream(value.split("/", -1)).anyMatch(s -> s.isEmpty() || s.equals(".."));
+        if (bad) {
+            error("invalid-path", what + " must be a relative path inside the module, like \"controller-launcher\","
+                    + " but \"" + value + "\" " + (value.startsWith("/") ? "is absolute" : "has an empty or \"..\" segment"),
+                    at(node, pointer));
+            return null;
+        }
+        return value;
+    }
+
+    /** A file name: no directory part. */
+    String fileName(Json node, String pointer, String what) {
+        String value = plain(node, pointer, what);
+        if (value != null && (!Patterns.FILE_NAME.matcher(value).matches() || value.equals(".") || value.equals(".."))) {
+            error("invalid-path", what + " must be a file name (letters, digits, '.', '_', '+', '-'; no '/'), but it is \""
+                    + value + "\"", at(node, pointer));
+            return null;
+        }
+        return value;
+    }
+
+    private void wrongType(Json node, String pointer, String what, String expected) {
+        error("wrong-type", what + " must be " + expected + ", but it is " + article(node.typeName()),
+                at(node, pointer));
+    }
+
+    private static String article(String type) {
+        return switch (type) {
+            case "object", "array" -> "an " + type;
+            case "null" -> "null";
+            default -> "a " + type;
+        };
+    }
+}

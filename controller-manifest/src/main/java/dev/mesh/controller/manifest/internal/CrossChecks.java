@@ -1,0 +1,87 @@
+package dev.mesh.controller.manifest.internal;
+
+import dev.mesh.controller.manifest.Problem;
+import dev.mesh.controller.manifest.Reference;
+import dev.mesh.controller.manifest.Template;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The rules of DESIGN.md section 3 that name one part of a manifest from another. */
+final class CrossChecks {
+
+    private final Checks checks;
+    private final Declared declared;
+
+    CrossChecks(Checks checks, Declared declared) {
+        this.checks = checks;
+        this.declared = declared;
+    }
+
+    void check() {
+        users();
+        artifacts();
+        for (Template template : declared.templates) {
+            for (Reference reference : template.references()) {
+                switch (reference) {
+                    case Reference.Dir dir -> directory(template, dir);
+                    case Reference.Secret secret -> secret(template, secret);
+                    default -> { }
+                }
+            }
+        }
+    }
+
+    private void users() {
+        List<String> known = new ArrayList<>(declared.users.keySet());
+        known.add("root");
+        for (Declared.Use use : declared.userUses) {
+            if (!known.contains(use.name())) {
+                Problem problem = Problem.error("unknown-user", "\"" + use.name() + "\" in " + use.user()
+                        + " is not a user this manifest declares; declare a user resource named \"" + use.name()
+                        + "\", or use \"root\"", use.location());
+                checks.add(Suggestions.hint(use.name(), known).map(problem::withHint).orElse(problem));
+            }
+        }
+    }
+
+    private void artifacts() {
+        for (Declared.Use use : declared.artifactUses) {
+            if (!declared.artifacts.containsKey(use.name())) {
+                Problem problem = Problem.error("unknown-artifact", use.user() + " runs the artifact \"" + use.name()
+                        + "\", which build.artifacts does not declare; declare it there, or name one of: "
+                        + (declared.artifacts.isEmpty() ? "(none declared)" : String.join(", ", declared.artifacts.keySet())),
+                        use.location());
+                checks.add(Suggestions.hint(use.name(), declared.artifacts.keySet()).map(problem::withHint)
+                        .orElse(problem));
+            }
+        }
+    }
+
+    private void directory(Template template, Reference.Dir dir) {
+        String type = declared.resourceTypes.get(dir.id());
+        if ("directory".equals(type)) {
+            return;
+        }
+        List<String> directories = declared.resourceTypes.entrySet().stream()
+                .filter(e -> e.getValue().equals("directory")).map(java.util.Map.Entry::getKey).toList();
+        String why = type == null ? "no resource has the id \"" + dir.id() + "\""
+                : "the resource \"" + dir.id() + "\" is a " + (type.isEmpty() ? "resource of unknown type" : type)
+                        + ", not a directory";
+        Problem problem = Problem.error("template-unknown-dir", dir.text() + " names no directory of this manifest: "
+                + why + "; declare a directory resource with that id, or use one of: "
+                + (directories.isEmpty() ? "(none declared)" : String.join(", ", directories)),
+                template.locationOf(dir));
+        checks.add(Suggestions.hint(dir.id(), directories).map(problem::withHint).orElse(problem));
+    }
+
+    private void secret(Template template, Reference.Secret secret) {
+        if (declared.secrets.containsKey(secret.name())) {
+            return;
+        }
+        Problem problem = Problem.error("template-unknown-secret", secret.text() + " names no secret of this "
+                + "manifest; add \"" + secret.name() + "\" to own-secrets, or use one of: "
+                + (declared.secrets.isEmpty() ? "(none declared)" : String.join(", ", declared.secrets.keySet())),
+                template.locationOf(secret));
+        checks.add(Suggestions.hint(secret.name(), declared.secrets.keySet()).map(problem::withHint).orElse(problem));
+    }
+}

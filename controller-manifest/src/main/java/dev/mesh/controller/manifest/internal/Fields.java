@@ -1,0 +1,151 @@
+package dev.mesh.controller.manifest.internal;
+
+import static dev.mesh.controller.manifest.Location.child;
+
+import dev.mesh.controller.manifest.Location;
+import dev.mesh.controller.manifest.Problem;
+import dev.mesh.controller.manifest.Reference;
+import dev.mesh.controller.manifest.Reference.Kind;
+import dev.mesh.controller.manifest.Segment;
+import dev.mesh.controller.manifest.Template;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** Reads named fields of an object: presence, type and form, templates included. */
+final class Fields {
+
+    /** Reference kinds for {@code run} and {@code env}: all of them. */
+    static final Set<Kind> EVERY_KIND = EnumSet.allOf(Kind.class);
+
+    /** Reads one located value; returns {@code null} after adding a problem. */
+    @FunctionalInterface
+    interface Read<T> {
+        T read(Json node, String pointer);
+    }
+
+    private final Checks checks;
+    private final Declared declared;
+
+    Fields(Checks checks, Declared declared) {
+        this.checks = checks;
+        this.declared = declared;
+    }
+
+    <T> T get(Json.Obj object, String pointer, String key, boolean required, String owner, String rule, Read<T> read) {
+        Json node = checks.member(object, pointer, key, required, owner, rule);
+        return node == null ? null : read.read(node, child(pointer, key));
+    }
+
+    String matching(Json.Obj object, String pointer, String key, boolean required, String owner, String what,
+            Pattern pattern, String rule) {
+        return get(object, pointer, key, required, owner, rule, (n, p) -> checks.matching(n, p, what, pattern, rule));
+    }
+
+    <E> E word(Json.Obj object, String pointer, String key, boolean required, String owner, String what,
+            Map<String, E> words) {
+        return get(object, pointer, key, required, owner, "one of " + String.join(", ", words.keySet()),
+                (n, p) -> checks.word(n, p, what, words));
+    }
+
+    /** An optional array; absent is empty. Items with problems are left out. */
+    <T> List<T> list(Json.Obj object, String pointer, String key, String owner, String what, Read<T> read) {
+        Json node = object.members().containsKey(key) ? object.members().get(key).value() : null;
+        List<T> items = new ArrayList<>();
+        if (node == null) {
+            return items;
+        }
+        String arrayPointer = child(pointer, key);
+        Json.Arr array = checks.array(node, arrayPointer, "\"" + key + "\" of " + owner);
+        if (array != null) {
+            for (int i = 0; i < array.items().size(); i++) {
+                T item = read.read(array.items().get(i), arrayPointer + "/" + i);
+                if (item != null) {
+                    items.add(item);
+                }
+            }
+        }
+        return items;
+    }
+
+    /** A process's or container's {@code run}: templates of every kind; a process needs at least one. */
+    List<Template> run(Json.Obj object, String pointer, boolean required, String owner) {
+        Json node = checks.member(object, pointer, "run", required, owner,
+                "the program and its arguments, e.g. [\"./bin/server\", \"--port\", \"8080\"]");
+        List<Template> run = list(object, pointer, "run", owner, "run argument",
+                (n, p) -> template(n, p, "run argument", EVERY_KIND, false));
+        if (required && node instanceof Json.Arr array && array.items().isEmpty()) {
+            checks.error("empty-value", "\"run\" of " + owner + " is empty; give at least the program to run, e.g. "
+                    + "[\"./bin/server\"]", checks.at(node, child(pointer, "run")));
+        }
+        return run;
+    }
+
+    /** An {@code env} object: keys in the environment-name form, values templates of every kind. */
+    Map<String, Template> env(Json.Obj object, String pointer, String owner) {
+        Map<String, Template> env = new LinkedHashMap<>();
+        Json node = object.members().containsKey("env") ? object.members().get("env").value() : null;
+        if (node == null) {
+            return env;
+        }
+        String envPointer = child(pointer, "env");
+        Json.Obj map = checks.object(node, envPointer, "\"env\" of " + owner);
+        if (map == null) {
+            return env;
+        }
+        for (Json.Member member : map.members().values()) {
+            String valuePointer = child(envPointer, member.key());
+            if (!Patterns.ENV.matcher(member.key()).matches()) {
+                checks.error("invalid-format", "\"" + member.key() + "\" is not a valid environment variable name: "
+                        + Patterns.ENV_RULE, new Location(checks.file(), valuePointer, member.line(), member.column()));
+                continue;
+            }
+            Template value = template(member.value(), valuePointer, "env value", EVERY_KIND, false);
+            if (value != null) {
+                env.put(member.key(), value);
+            }
+        }
+        return env;
+    }
+
+    /**
+     * A template string. When {@code absolute}, it must start with {@code /}, {@code ${dir:…}} or
+     * {@code ${secret:…}}.
+     */
+    Template template(Json node, String pointer, String what, Set<Kind> allowed, boolean absolute) {
+        String text = checks.text(node, pointer, what);
+        if (text == null) {
+            return null;
+        }
+        int before = checks.count();
+        List<Problem> problems = new ArrayList<>();
+        Template template = TemplateSyntax.scan(text, checks.at(node, pointer), allowed, what + "s", problems);
+        problems.forEach(checks::add);
+        if (checks.count() != before) {
+            return null;
+        }
+        if (absolute && !isAbsolute(template)) {
+            checks.error("invalid-path", what + " must be an absolute path, but \"" + text + "\" does not start with "
+                    + "\"/\", ${dir:…} or ${secret:…}", checks.at(node, pointer));
+            return null;
+        }
+        declared.templates.add(template);
+        return template;
+    }
+
+    private static boolean isAbsolute(Template template) {
+        if (template.segments().isEmpty()) {
+            return false;
+        }
+        return switch (template.segments().getFirst()) {
+            case Segment.Literal literal -> literal.text().startsWith("/");
+            case Reference.Dir dir -> true;
+            case Reference.Secret secret -> true;
+            case Reference reference -> false;
+        };
+    }
+}

@@ -1,0 +1,126 @@
+package dev.mesh.controller.manifest.internal;
+
+import dev.mesh.controller.manifest.Location;
+import dev.mesh.controller.manifest.Problem;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * Reads bytes into a located {@link Json} tree with Jackson's streaming parser. Syntax errors and
+ * duplicate keys become problems; nothing else escapes.
+ */
+final class JsonReader {
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private final String file;
+    private final List<Problem> problems;
+
+    private JsonReader(String file, List<Problem> problems) {
+        this.file = file;
+        this.problems = problems;
+    }
+
+    /**
+     * @return the document's root, or {@code null} when it is not one valid JSON document (the
+     *     reason is then in {@code problems})
+     */
+    static Json read(byte[] bytes, String file, List<Problem> problems) {
+        JsonReader reader = new JsonReader(file, problems);
+        try (JsonParser parser = FACTORY.createParser(ObjectReadContext.empty(), bytes)) {
+            JsonToken first = parser.nextToken();
+            if (first == null) {
+                problems.add(Problem.error("json-syntax",
+                        "the file is empty; a manifest is one JSON object: {\"module\": …, \"version\": …}",
+                        new Location(file, "", 1, 1)));
+                return null;
+            }
+            Json root = reader.value(parser, "");
+            if (parser.nextToken() != null) {
+                TokenStreamLocation at = parser.currentTokenLocation();
+                problems.add(Problem.error("json-syntax",
+                        "unexpected content after the end of the JSON document; a manifest is exactly one object, "
+                                + "remove what follows its closing '}'",
+                        new Location(file, "", line(at), column(at))));
+                return null;
+            }
+            return root;
+        } catch (JacksonException e) {
+            TokenStreamLocation at = e.getLocation();
+            problems.add(Problem.error("json-syntax", "not valid JSON: " + describe(e)
+                    + "; fix the JSON syntax at this position", new Location(file, "", line(at), column(at))));
+            return null;
+        }
+    }
+
+    private Json value(JsonParser parser, String pointer) {
+        TokenStreamLocation at = parser.currentTokenLocation();
+        int line = line(at);
+        int column = column(at);
+        JsonToken token = parser.currentToken();
+        return switch (token) {
+            case START_OBJECT -> object(parser, pointer, line, column);
+            case START_ARRAY -> array(parser, pointer, line, column);
+            case VALUE_STRING -> new Json.Str(parser.getString(), line, column);
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> new Json.Num(parser.getString(), line, column);
+            case VALUE_TRUE -> new Json.Bool(true, line, column);
+            case VALUE_FALSE -> new Json.Bool(false, line, column);
+            case VALUE_NULL -> new Json.Null(line, column);
+            default -> throw new IllegalStateException("unexpected token " + token + " at " + line + ":" + column);
+        };
+    }
+
+    private Json object(JsonParser parser, String pointer, int line, int column) {
+        Map<String, Json.Member> members = new LinkedHashMap<>();
+        while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+            String key = parser.currentName();
+            TokenStreamLocation keyAt = parser.currentTokenLocation();
+            parser.nextToken();
+            String child = Location.child(pointer, key);
+            Json.Member member = new Json.Member(key, line(keyAt), column(keyAt), value(parser, child));
+            Json.Member first = members.putIfAbsent(key, member);
+            if (first != null) {
+                problems.add(Problem.error("duplicate-key",
+                        "the key \"" + key + "\" appears twice in this object; JSON readers disagree on which one "
+                                + "wins, so remove one of them",
+                        new Location(file, child, member.line(), member.column()))
+                        .withRelated(List.of(new Location(file, child, first.line(), first.column()))));
+            }
+        }
+        return new Json.Obj(members, line, column);
+    }
+
+    private Json array(JsonParser parser, String pointer, int line, int column) {
+        List<Json> items = new ArrayList<>();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+            items.add(value(parser, pointer + "/" + items.size()));
+        }
+        return new Json.Arr(items, line, column);
+    }
+
+    private static String describe(JacksonException e) {
+        String message = e.getOriginalMessage();
+        if (message == null) {
+            return e.getClass().getSimpleName();
+        }
+        // Jackson appends a source description after a newline; the position is reported separately.
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+
+    private static int line(TokenStreamLocation at) {
+        return at == null ? 0 : Math.max(0, at.getLineNr());
+    }
+
+    private static int column(TokenStreamLocation at) {
+        return at == null ? 0 : Math.max(0, at.getColumnNr());
+    }
+}
