@@ -89,8 +89,9 @@ final class JsonReader {
             Json.Member first = members.putIfAbsent(key, member);
             if (first != null) {
                 problems.add(Problem.error("duplicate-key",
-                        "the key \"" + key + "\" appears twice in this object; JSON readers disagree on which one "
-                                + "wins, so remove one of them",
+                        "the key \"" + key + "\" appears twice in this object (first at line " + first.line()
+                                + ", column " + first.column() + "); JSON readers disagree on which one wins, so "
+                                + "remove one of them",
                         new Location(file, child, member.line(), member.column()))
                         .withRelated(List.of(new Location(file, child, first.line(), first.column()))));
             }

@@ -236,7 +236,8 @@ public final class ManifestReader {
                 Location first = seen.putIfAbsent(string.value(), here);
                 if (first != null) {
                     checks.add(Problem.error("duplicate-name", "the " + what + " \"" + string.value()
-                            + "\" appears twice; " + what + " names are unique in a manifest, remove or rename one",
+                            + "\" appears twice (first at " + first.pointer() + ", line " + first.line() + "); " + what
+                            + " names are unique in a manifest, remove or rename one",
                             here).withRelated(List.of(first)));
                 }
             }

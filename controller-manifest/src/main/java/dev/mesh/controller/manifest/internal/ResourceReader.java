@@ -67,8 +67,9 @@ final class ResourceReader {
             Location here = checks.at(object.members().get("id").value(), child(pointer, "id"));
             Location first = declared.resourceIds.putIfAbsent(id, here);
             if (first != null) {
-                checks.add(Problem.error("duplicate-id", "the resource id \"" + id + "\" is used twice; resource ids "
-                        + "are unique in a manifest, rename one", here).withRelated(List.of(first)));
+                checks.add(Problem.error("duplicate-id", "the resource id \"" + id + "\" is used twice (first at "
+                        + first.pointer() + ", line " + first.line() + "); resource ids are unique in a manifest, "
+                        + "rename one", here).withRelated(List.of(first)));
             } else {
                 declared.resourceTypes.put(id, type == null ? "" : type);
             }
@@ -182,8 +183,9 @@ final class ResourceReader {
         Location here = checks.at(object.members().get("name").value(), child(pointer, "name"));
         Location first = seen.putIfAbsent(name, here);
         if (first != null) {
-            checks.add(Problem.error("duplicate-name", "two " + type + " resources are named \"" + name + "\"; "
-                    + type + " names are unique in a manifest, rename one", here).withRelated(List.of(first)));
+            checks.add(Problem.error("duplicate-name", "two " + type + " resources are named \"" + name + "\" (the "
+                    + "first at " + first.pointer() + ", line " + first.line() + "); " + type + " names are unique in "
+                    + "a manifest, rename one", here).withRelated(List.of(first)));
         }
     }
 

@@ -110,6 +110,10 @@ public final class TemplateSyntax {
             return problem("template-syntax", index, "empty reference \"${}\"; write ${kind:argument}, e.g. ${dir:data},"
                     + " or \"$${\" for a literal \"${\"");
         }
+        if (body.contains("$") || body.contains("{")) {
+            return problem("template-syntax", index, "\"" + written + "\" has a reference inside a reference; "
+                    + "references do not nest: split it, or write \"$${\" for a literal \"${\"");
+        }
         String[] parts = body.split(":", -1);
         String kindToken = parts[0];
         if (kindToken.isEmpty()) {

@@ -1,0 +1,154 @@
+package dev.mesh.controller.manifest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ManifestTest {
+
+    static final String STORE = """
+            {
+              "$schema": "../docs/manifest.schema.json",
+              "module": "mesh-store",
+              "version": "16.4-1",
+              "claims": [{"name": "mesh-store", "scope": "mesh"}],
+              "accesses": [{"path": "${secret:superuser}", "mode": "read"}],
+              "own-secrets": {"superuser": "${dir:secrets}/superuser.json"},
+              "secrets-owner": "postgres",
+              "prepares": true,
+              "tools": ["backup"],
+              "resources": [
+                {"id": "postgres", "type": "user", "name": "postgres", "home": "/var/lib/postgresql"},
+                {"id": "data", "type": "directory", "mode": "0700", "owner": "postgres"},
+                {"id": "secrets", "type": "directory", "mode": "0750", "place": "mesh", "owner": "root"},
+                {"id": "server", "type": "process", "name": "postgres", "artifact": "server", "user": "postgres",
+                 "run": ["./bin/postgres", "-D", "${dir:data}", "-c", "cluster_name=${node:name}"],
+                 "env": {"PGDATA": "${dir:data}", "BUS": "${seat:mesh-bus:4222}"},
+                 "replaces": ["postgres"]},
+                {"id": "legacy", "type": "container", "name": "postgres", "image": "postgres:15",
+                 "mounts": [{"source": "/srv/pg", "target": "/var/lib/postgresql/data", "mode": "write"}]}
+              ],
+              "build": {"artifacts": [{"name": "server", "kind": "bundle", "language": "c",
+                                       "system": "debian-12", "from": "server", "binary": "postgres"}]}
+            }
+            """;
+
+    @Test
+    void parse_fullManifest_buildsTheModel() {
+        Manifest manifest = Manifest.parse(STORE);
+
+        assertThat(manifest.module()).isEqualTo("mesh-store");
+        assertThat(manifest.slug()).isEqualTo("mesh-store");
+        assertThat(manifest.prepares()).isTrue();
+        assertThat(manifest.claims()).extracting(Claim::name, Claim::scope).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("mesh-store", Scope.MESH));
+        assertThat(manifest.ownSecrets()).containsOnlyKeys("superuser");
+        assertThat(manifest.secretsOwner()).isEqualTo("postgres");
+        assertThat(manifest.resources()).extracting(Resource::id)
+                .containsExactly("postgres", "data", "secrets", "server", "legacy");
+        assertThat(manifest.directory("secrets")).get().extracting(Resource.Directory::place).isEqualTo(Place.MESH);
+        assertThat(manifest.directory("data")).get().extracting(Resource.Directory::place).isEqualTo(Place.MODULE);
+        Resource.Process server = manifest.resources(Resource.Process.class).getFirst();
+        assertThat(server.run()).extracting(Template::text)
+                .containsExactly("./bin/postgres", "-D", "${dir:data}", "-c", "cluster_name=${node:name}");
+        assertThat(server.env()).containsOnlyKeys("PGDATA", "BUS");
+        assertThat(server.replaces()).containsExactly("postgres");
+        assertThat(manifest.resources(Resource.Container.class).getFirst().mounts())
+                .containsExactly(new Mount("/srv/pg", "/var/lib/postgresql/data", AccessMode.WRITE));
+        assertThat(manifest.artifact("server")).get().extracting(Artifact::system).isEqualTo("debian-12");
+        assertThat(manifest.requirements()).containsExactly("mesh-bus");
+    }
+
+    @Test
+    void parse_template_keepsTypedReferencesWithTheirColumns() {
+        Manifest manifest = Manifest.parse(STORE);
+        Template run = manifest.resources(Resource.Process.class).getFirst().run().get(4);
+
+        assertThat(run.segments()).containsExactly(new Segment.Literal("cluster_name="),
+                new Reference.NodeFact(Reference.NodeFactName.NAME, 14));
+        assertThat(run.location().pointer()).isEqualTo("/resources/3/run/4");
+        assertThat(run.locationOf(run.references().getFirst()).column())
+                .isEqualTo(run.location().column() + 14);
+    }
+
+    @Test
+    void parse_templateInNonTemplateField_pointsAtTheField() {
+        String json = STORE.replace("\"postgres:15\"", "\"postgres:${module:version}\"");
+
+        ManifestException thrown = catchThrowableOfType(ManifestException.class, () -> Manifest.parse(json));
+
+        assertThat(thrown.problems()).singleElement().satisfies(p -> {
+            assertThat(p.code()).isEqualTo("template-not-allowed");
+            assertThat(p.location().pointer()).isEqualTo("/resources/4/image");
+        });
+    }
+
+    @Test
+    void parse_secretsOwnerUndeclared_suggestsTheDeclaredUser() {
+        String json = STORE.replace("\"secrets-owner\": \"postgres\"", "\"secrets-owner\": \"postgre\"");
+
+        ManifestException thrown = catchThrowableOfType(ManifestException.class, () -> Manifest.parse(json));
+
+        assertThat(thrown.problems()).singleElement().satisfies(p -> {
+            assertThat(p.code()).isEqualTo("unknown-user");
+            assertThat(p.location().pointer()).isEqualTo("/secrets-owner");
+            assertThat(p.hint()).isEqualTo("did you mean \"postgres\"?");
+        });
+    }
+
+    @Test
+    void parse_dirReferenceToAUser_saysItIsNotADirectory() {
+        String json = STORE.replace("\"PGDATA\": \"${dir:data}\"", "\"PGDATA\": \"${dir:postgres}\"");
+
+        ManifestException thrown = catchThrowableOfType(ManifestException.class, () -> Manifest.parse(json));
+
+        assertThat(thrown.problems()).singleElement().satisfies(p -> {
+            assertThat(p.code()).isEqualTo("template-unknown-dir");
+            assertThat(p.location().pointer()).isEqualTo("/resources/3/env/PGDATA");
+            assertThat(p.message()).contains("the resource \"postgres\" is a user, not a directory");
+        });
+    }
+
+    @Test
+    void parse_unknownFieldInEveryObject_isReportedWithItsPointer() {
+        String json = STORE.replace("\"mode\": \"read\"}", "\"mode\": \"read\", \"recursive\": true}")
+                .replace("\"scope\": \"mesh\"}", "\"scope\": \"mesh\", \"port\": 1}")
+                .replace("\"binary\": \"postgres\"}", "\"binary\": \"postgres\", \"args\": []}");
+
+        ManifestException thrown = catchThrowableOfType(ManifestException.class, () -> Manifest.parse(json));
+
+        assertThat(thrown.problems()).extracting(Problem::code).containsOnly("unknown-field");
+        assertThat(thrown.problems()).extracting(p -> p.location().pointer())
+                .containsExactly("/claims/0/port", "/accesses/0/recursive", "/build/artifacts/0/args");
+    }
+
+    @Test
+    void parse_rootNotAnObject_isWrongType() {
+        ManifestException thrown = catchThrowableOfType(ManifestException.class, () -> Manifest.parse("[1, 2]"));
+
+        assertThat(thrown.problems()).singleElement().satisfies(p -> {
+            assertThat(p.code()).isEqualTo("wrong-type");
+            assertThat(p.message()).isEqualTo("a manifest must be an object {…}, but it is an array");
+        });
+    }
+
+    @Test
+    void parse_emptyAndTrailingContent_areSyntaxProblems() {
+        assertThat(catchThrowableOfType(ManifestException.class, () -> Manifest.parse("  ")).problems())
+                .extracting(Problem::code).containsExactly("json-syntax");
+        assertThat(catchThrowableOfType(ManifestException.class,
+                () -> Manifest.parse("{\"module\": \"a\", \"version\": \"1\"} {}")).problems())
+                .extracting(Problem::code, p -> p.location().column())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("json-syntax", 33));
+    }
+
+    @Test
+    void parse_minimalManifest_defaultsTheOptionalParts() {
+        Manifest manifest = Manifest.parse("{\"module\": \"tiny\", \"version\": \"1\"}");
+
+        assertThat(manifest).isEqualTo(new Manifest("tiny", "1", "tiny", List.of(), List.of(), java.util.Map.of(),
+                null, false, List.of(), List.of(), List.of()));
+    }
+}
