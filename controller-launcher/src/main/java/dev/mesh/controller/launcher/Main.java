@@ -1,0 +1,59 @@
+package dev.mesh.controller.launcher;
+
+import dev.mesh.controller.manifest.MeshException;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Entry point of the {@code mesh-controller} command.
+ *
+ * <p>This is the only place that turns exceptions into exit codes and user-facing text: a usage
+ * error exits with {@code 2} after picocli's message and usage help; a failure of the command exits
+ * with {@code 1} after one line on standard error. No stack trace ever reaches the user.
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    /**
+     * Runs the command and exits the JVM with its exit code.
+     *
+     * @param args the command line
+     */
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The whole command tree, wired with its failure handling. Output goes to picocli's default
+     * writers; tests replace them with {@link CommandLine#setOut} and {@link CommandLine#setErr}.
+     *
+     * @return a new command line, not shared
+     */
+    static CommandLine commandLine() {
+        return new CommandLine(new MeshControllerCommand())
+                .addSubcommand(new ValidateCommand())
+                .setExecutionExceptionHandler(Main::exitOnFailure);
+    }
+
+    /**
+     * Reports a failure of a command as one line on standard error.
+     *
+     * @return the exit code, always {@code 1}
+     */
+    static int exitOnFailure(Exception failure, CommandLine command, ParseResult parsed) {
+        String line = failure instanceof MeshException
+                ? oneLine(failure.getMessage())
+                : "unexpected failure: " + failure.getClass().getName()
+                        + (failure.getMessage() == null ? "" : ": " + oneLine(failure.getMessage()))
+                        + " (this is a bug in mesh-controller; please report it with the command you ran)";
+        command.getErr().println("mesh-controller: " + line);
+        command.getErr().flush();
+        return 1;
+    }
+
+    private static String oneLine(String message) {
+        return message.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+}

@@ -1,0 +1,28 @@
+package dev.mesh.controller.launcher;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** The top command, {@code mesh-controller}: it does nothing itself and requires a subcommand. */
+@Command(name = "mesh-controller",
+        mixinStandardHelpOptions = true,
+        versionProvider = JarVersion.class,
+        description = "The controller of a machine mesh: manifests, composition, planning, verbs.",
+        synopsisSubcommandLabel = "COMMAND",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:success",
+            "1:a problem was found, or the command failed",
+            "2:the command line is wrong"})
+final class MeshControllerCommand implements Runnable {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "Missing a command: try 'mesh-controller validate FILE'");
+    }
+}
