@@ -119,7 +119,10 @@ public record Manifest(String module, String version, String slug, List<Claim> c
         return seats;
     }
 
-    /** @return every template of the manifest, in document order */
+    /**
+     * @return every template of the manifest: access paths, own-secrets values, then each
+     *     resource's {@code run} and {@code env}, resources in document order
+     */
     public List<Template> templates() {
         var all = new java.util.ArrayList<Template>();
         accesses.forEach(access -> all.add(access.path()));

@@ -31,6 +31,6 @@ public final class ManifestException extends MeshException {
             throw new IllegalArgumentException("a ManifestException needs at least one problem");
         }
         String first = problems.getFirst().toString();
-        return problems.size() == 1 ? first : first + " (and " + (problems.size() - 1) + " more problems)";
+        return problems.size() == 1 ? first : first + " (and " + (problems.size() - 1) + " more problem" + (problems.size() == 2 ? ")" : "s)");
     }
 }

@@ -151,4 +151,66 @@ class ManifestTest {
         assertThat(manifest).isEqualTo(new Manifest("tiny", "1", "tiny", List.of(), List.of(), java.util.Map.of(),
                 null, false, List.of(), List.of(), List.of()));
     }
+
+    @Test
+    void parse_nonAsciiText_countsColumnsInCharacters() {
+        byte[] json = "{\"module\": \"a\", \"slug\": \"\u20ac\u20ac\", \"version\": 1}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+        ManifestException thrown = catchThrowableOfType(ManifestException.class, () -> Manifest.parse(json, "m.json"));
+
+        assertThat(thrown.problems()).extracting(Problem::code, p -> p.location().column()).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("invalid-format", 25),
+                org.assertj.core.groups.Tuple.tuple("wrong-type", 42));
+    }
+
+    @Test
+    void parse_malformedUtf8_isASyntaxProblemAtItsPosition() {
+        byte[] json = {'{', '\n', ' ', '"', 'a', (byte) 0xC3, '"', ':', '1', '}'};
+
+        ManifestException thrown = catchThrowableOfType(ManifestException.class, () -> Manifest.parse(json, "m.json"));
+
+        assertThat(thrown.problems()).singleElement().satisfies(p -> {
+            assertThat(p.code()).isEqualTo("json-syntax");
+            assertThat(p.location()).isEqualTo(new Location("m.json", "", 2, 4));
+            assertThat(p.message()).isEqualTo("the file is not UTF-8: byte 5 starts a malformed sequence; save the "
+                    + "file as UTF-8");
+        });
+    }
+
+    @Test
+    void parse_byteOrderMark_isIgnored() {
+        byte[] json = "\uFEFF{\"module\": \"a\", \"version\": \"1\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+        assertThat(Manifest.parse(json, "bom.json").module()).isEqualTo("a");
+    }
+
+    @Test
+    void parse_absurdNesting_isASyntaxProblemWithAPosition() {
+        String json = "{\"module\": " + "[".repeat(5000) + "]".repeat(5000) + "}";
+
+        ManifestException thrown = catchThrowableOfType(ManifestException.class, () -> Manifest.parse(json));
+
+        assertThat(thrown.problems()).singleElement().satisfies(p -> {
+            assertThat(p.code()).isEqualTo("json-syntax");
+            assertThat(p.location().line()).isEqualTo(1);
+            assertThat(p.location().column()).isGreaterThan(500);
+            assertThat(p.message()).startsWith("the document exceeds the reader's limits (").doesNotContain("StreamReadConstraints");
+        });
+    }
+
+    @Test
+    void parse_longModuleNameWithoutSlug_needsASlug() {
+        String module = "m" + "-x".repeat(20);
+
+        ManifestException thrown = catchThrowableOfType(ManifestException.class,
+                () -> Manifest.parse("{\"module\": \"" + module + "\", \"version\": \"1\"}"));
+
+        assertThat(thrown.problems()).singleElement().satisfies(p -> {
+            assertThat(p.code()).isEqualTo("missing-field");
+            assertThat(p.location().pointer()).isEmpty();
+        });
+        assertThat(Manifest.parse("{\"module\": \"" + module + "\", \"slug\": \"m\", \"version\": \"1\"}").slug())
+                .isEqualTo("m");
+    }
 }

@@ -2,6 +2,12 @@ package dev.mesh.controller.manifest.internal;
 
 import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.Problem;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +17,7 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.json.JsonFactory;
 
 /**
@@ -34,31 +41,70 @@ final class JsonReader {
      *     reason is then in {@code problems})
      */
     static Json read(byte[] bytes, String file, List<Problem> problems) {
-        JsonReader reader = new JsonReader(file, problems);
-        try (JsonParser parser = FACTORY.createParser(ObjectReadContext.empty(), bytes)) {
-            JsonToken first = parser.nextToken();
-            if (first == null) {
+        String text = decode(bytes, file, problems);
+        if (text == null) {
+            return null;
+        }
+        // Parsing characters, not bytes, makes Jackson count columns in characters, as editors do.
+        try (JsonParser parser = FACTORY.createParser(ObjectReadContext.empty(), text)) {
+            return new JsonReader(file, problems).document(parser);
+        }
+    }
+
+    private Json document(JsonParser parser) {
+        try {
+            if (parser.nextToken() == null) {
                 problems.add(Problem.error("json-syntax",
                         "the file is empty; a manifest is one JSON object: {\"module\": …, \"version\": …}",
                         new Location(file, "", 1, 1)));
                 return null;
             }
-            Json root = reader.value(parser, "");
+            Json root = value(parser, "");
             if (parser.nextToken() != null) {
-                TokenStreamLocation at = parser.currentTokenLocation();
                 problems.add(Problem.error("json-syntax",
                         "unexpected content after the end of the JSON document; a manifest is exactly one object, "
-                                + "remove what follows its closing '}'",
-                        new Location(file, "", line(at), column(at))));
+                                + "remove what follows its closing '}'", at(parser.currentTokenLocation())));
                 return null;
             }
             return root;
+        } catch (StreamConstraintsException e) {
+            int depth = FACTORY.streamReadConstraints().getMaxNestingDepth();
+            String what = parser.streamReadContext().getNestingDepth() >= depth
+                    ? "the JSON nests deeper than " + depth + " levels" : "a value is too large to read";
+            problems.add(Problem.error("json-syntax", what + "; a manifest is a few levels deep and small, so this "
+                    + "is not a manifest", at(parser.currentLocation())));
+            return null;
         } catch (JacksonException e) {
-            TokenStreamLocation at = e.getLocation();
             problems.add(Problem.error("json-syntax", "not valid JSON: " + describe(e)
-                    + "; fix the JSON syntax at this position", new Location(file, "", line(at), column(at))));
+                    + "; fix the JSON syntax at this position",
+                    at(e.getLocation() == null ? parser.currentLocation() : e.getLocation())));
             return null;
         }
+    }
+
+    /** UTF-8 to text; a malformed byte sequence is a {@code json-syntax} problem at its position. */
+    private static String decode(byte[] bytes, String file, List<Problem> problems) {
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        if (text.indexOf('\uFFFD') >= 0) {
+            // The fast decoder replaced something: find out whether the input really is malformed.
+            CharsetDecoder strict = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+            ByteBuffer in = ByteBuffer.wrap(bytes);
+            CoderResult result = strict.decode(in, CharBuffer.allocate(bytes.length), true);
+            if (result.isError()) {
+                String before = new String(bytes, 0, in.position(), StandardCharsets.UTF_8);
+                int line = (int) before.chars().filter(c -> c == '\n').count() + 1;
+                int column = before.length() - before.lastIndexOf('\n');
+                problems.add(Problem.error("json-syntax", "the file is not UTF-8: byte " + in.position()
+                        + " starts a malformed sequence; save the file as UTF-8", new Location(file, "", line, column)));
+                return null;
+            }
+        }
+        return text.startsWith("\uFEFF") ? text.substring(1) : text;
+    }
+
+    private Location at(TokenStreamLocation location) {
+        return new Location(file, "", line(location), column(location));
     }
 
     private Json value(JsonParser parser, String pointer) {

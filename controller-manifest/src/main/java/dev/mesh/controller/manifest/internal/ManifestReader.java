@@ -99,6 +99,11 @@ public final class ManifestReader {
         String version = fields.matching(object, "", "version", true, owner, "version", Patterns.VERSION,
                 Patterns.VERSION_RULE);
         String slug = fields.matching(object, "", "slug", false, owner, "slug", Patterns.SLUG, Patterns.SLUG_RULE);
+        if (module != null && !object.members().containsKey("slug") && !Patterns.SLUG.matcher(module).matches()) {
+            checks.error("missing-field", "the manifest lacks \"slug\", which is required when the module name is "
+                    + "longer than 32 characters (the slug defaults to the module name); add it: " + Patterns.SLUG_RULE,
+                    checks.at(object, ""));
+        }
         List<Claim> claims = fields.list(object, "", "claims", owner, "claim", this::claim);
         List<Access> accesses = fields.list(object, "", "accesses", owner, "access", this::access);
         Map<String, Template> ownSecrets = ownSecrets(object);
@@ -117,7 +122,7 @@ public final class ManifestReader {
         if (secretsOwner != null) {
             declared.userUses.add(new Declared.Use(secretsOwner, "secrets-owner",
                     checks.at(object.members().get("secrets-owner").value(), "/secrets-owner")));
-        } else if (!ownSecrets.isEmpty() || hasMembers(object, "own-secrets")) {
+        } else if (!object.members().containsKey("secrets-owner") && hasMembers(object, "own-secrets")) {
             checks.error("missing-secrets-owner", "the manifest has own-secrets but no \"secrets-owner\"; add "
                     + "\"secrets-owner\": the name of the user resource that owns the secret files, or \"root\"",
                     checks.at(object, ""));

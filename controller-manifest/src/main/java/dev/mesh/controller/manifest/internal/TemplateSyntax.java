@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
  */
 public final class TemplateSyntax {
 
+    private static final Pattern PORT = Pattern.compile("[1-9][0-9]{0,4}");
     private static final Pattern ARGUMENT = Pattern.compile("[A-Za-z0-9._-]+");
     private static final List<String> KINDS = Arrays.stream(Kind.values()).map(Kind::token).toList();
     private static final List<String> NODE_FACTS =
@@ -162,10 +163,10 @@ public final class TemplateSyntax {
             return problem("template-syntax", index, "the seat name \"" + seat + "\" in \"" + written
                     + "\" is not a seat name: lower-case letters, digits and '-', starting with a letter");
         }
-        int number = port.length() <= 5 && port.chars().allMatch(Character::isDigit) ? Integer.parseInt(port) : -1;
+        int number = PORT.matcher(port).matches() ? Integer.parseInt(port) : -1;
         if (number < 1 || number > 65535) {
             return problem("template-port", index, "the port \"" + port + "\" in \"" + written
-                    + "\" is not a port; write a whole number from 1 to 65535");
+                    + "\" is not a port; write a whole number from 1 to 65535, without leading zeros");
         }
         return new Reference.Seat(seat, number, index + 1);
     }
