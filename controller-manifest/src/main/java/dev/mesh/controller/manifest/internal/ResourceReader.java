@@ -118,7 +118,9 @@ final class ResourceReader {
         String artifact = fields.matching(object, pointer, "artifact", true, what, "artifact name", Patterns.NAME,
                 Patterns.NAME_RULE);
         if (artifact != null) {
-            declared.artifactUses.add(new Declared.Use(artifact, "process \"" + name + "\"",
+            String runner = name != null ? "process \"" + name + "\""
+                    : id != null ? "the process resource \"" + id + "\"" : "a process resource";
+            declared.artifactUses.add(new Declared.Use(artifact, runner,
                     checks.at(object.members().get("artifact").value(), child(pointer, "artifact"))));
         }
         List<Template> run = fields.run(object, pointer, true, what);
