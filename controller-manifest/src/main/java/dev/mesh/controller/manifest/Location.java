@@ -43,6 +43,9 @@ public record Location(String file, String pointer, int line, int column) {
      * @return the pointer {@code pointer + "/" + escaped token}
      */
     public static String child(String pointer, String token) {
+        if (token.indexOf('~') < 0 && token.indexOf('/') < 0) {
+            return pointer + "/" + token;
+        }
         return pointer + "/" + token.replace("~", "~0").replace("/", "~1");
     }
 }

@@ -1,6 +1,7 @@
 package dev.mesh.controller.manifest;
 
 import dev.mesh.controller.manifest.internal.TemplateSyntax;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
@@ -63,7 +64,13 @@ public record Template(String text, List<Segment> segments, Location location) {
 
     /** @return the references of this template, in order */
     public List<Reference> references() {
-        return segments.stream().filter(Reference.class::isInstance).map(Reference.class::cast).toList();
+        List<Reference> references = new ArrayList<>(segments.size());
+        for (Segment segment : segments) {
+            if (segment instanceof Reference reference) {
+                references.add(reference);
+            }
+        }
+        return references.isEmpty() ? List.of() : List.copyOf(references);
     }
 
     /**

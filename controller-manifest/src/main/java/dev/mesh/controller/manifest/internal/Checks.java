@@ -4,7 +4,6 @@ import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.Problem;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Typed, located access to the fields of a {@link Json} tree. Every accessor adds a problem and
@@ -23,6 +22,11 @@ final class Checks {
 
     String file() {
         return file;
+    }
+
+    /** The live list problems are added to. */
+    List<Problem> problems() {
+        return problems;
     }
 
     int count() {
@@ -103,9 +107,9 @@ final class Checks {
     }
 
     /** A plain string matching {@code pattern} entirely. */
-    String matching(Json node, String pointer, String what, Pattern pattern, String rule) {
+    String matching(Json node, String pointer, String what, Form pattern, String rule) {
         String value = plain(node, pointer, what);
-        if (value != null && !pattern.matcher(value).matches()) {
+        if (value != null && !pattern.matches(value)) {
             error("invalid-format", "\"" + value + "\" is not a valid " + what + ": " + rule, at(node, pointer));
             return null;
         }
@@ -177,7 +181,7 @@ final class Checks {
     /** A file name: no directory part. */
     String fileName(Json node, String pointer, String what) {
         String value = plain(node, pointer, what);
-        if (value != null && (!Patterns.FILE_NAME.matcher(value).matches() || value.equals(".") || value.equals(".."))) {
+        if (value != null && (!Patterns.FILE_NAME.matches(value) || value.equals(".") || value.equals(".."))) {
             error("invalid-path", what + " must be a file name (letters, digits, '.', '_', '+', '-'; no '/'), but it is \""
                     + value + "\"", at(node, pointer));
             return null;

@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /** Reads named fields of an object: presence, type and form, templates included. */
 final class Fields {
@@ -42,14 +41,17 @@ final class Fields {
     }
 
     String matching(Json.Obj object, String pointer, String key, boolean required, String owner, String what,
-            Pattern pattern, String rule) {
+            Form pattern, String rule) {
         return get(object, pointer, key, required, owner, rule, (n, p) -> checks.matching(n, p, what, pattern, rule));
     }
 
     <E> E word(Json.Obj object, String pointer, String key, boolean required, String owner, String what,
             Map<String, E> words) {
-        return get(object, pointer, key, required, owner, "one of " + String.join(", ", words.keySet()),
-                (n, p) -> checks.word(n, p, what, words));
+        if (!object.members().containsKey(key)) {
+            checks.member(object, pointer, key, required, owner, "one of " + String.join(", ", words.keySet()));
+            return null;
+        }
+        return get(object, pointer, key, required, owner, "", (n, p) -> checks.word(n, p, what, words));
     }
 
     /** An optional array; absent is empty. Items with problems are left out. */
@@ -60,7 +62,7 @@ final class Fields {
             return items;
         }
         String arrayPointer = child(pointer, key);
-        Json.Arr array = checks.array(node, arrayPointer, "\"" + key + "\" of " + owner);
+        Json.Arr array = node instanceof Json.Arr a ? a : checks.array(node, arrayPointer, "\"" + key + "\" of " + owner);
         if (array != null) {
             for (int i = 0; i < array.items().size(); i++) {
                 T item = read.read(array.items().get(i), arrayPointer + "/" + i);
@@ -99,7 +101,7 @@ final class Fields {
         }
         for (Json.Member member : map.members().values()) {
             String valuePointer = child(envPointer, member.key());
-            if (!Patterns.ENV.matcher(member.key()).matches()) {
+            if (!Patterns.ENV.matches(member.key())) {
                 checks.error("invalid-format", "\"" + member.key() + "\" is not a valid environment variable name: "
                         + Patterns.ENV_RULE, new Location(checks.file(), valuePointer, member.line(), member.column()));
                 continue;
@@ -122,9 +124,7 @@ final class Fields {
             return null;
         }
         int before = checks.count();
-        List<Problem> problems = new ArrayList<>();
-        Template template = TemplateSyntax.scan(text, checks.at(node, pointer), allowed, what + "s", problems);
-        problems.forEach(checks::add);
+        Template template = TemplateSyntax.scan(text, checks.at(node, pointer), allowed, what, checks.problems());
         if (checks.count() != before) {
             return null;
         }

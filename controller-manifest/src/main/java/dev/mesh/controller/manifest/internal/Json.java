@@ -1,7 +1,6 @@
 package dev.mesh.controller.manifest.internal;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * A JSON value that remembers where it starts: the tree the manifest checks walk. Jackson's own
@@ -23,7 +22,7 @@ sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Num, Json.Bool,
     }
 
     /** An object; members in document order, the first of duplicate keys kept. */
-    record Obj(Map<String, Member> members, int line, int column) implements Json {
+    record Obj(Members members, int line, int column) implements Json {
         @Override
         public String typeName() {
             return "object";
@@ -67,6 +66,72 @@ sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Num, Json.Bool,
         @Override
         public String typeName() {
             return "null";
+        }
+    }
+
+    /**
+     * The members of an object, in document order. Manifest objects have a handful of keys, so a
+     * linear search over an array beats a hash map here; past {@value #INDEXED} keys an index
+     * keeps look-ups constant for documents that are not manifests at all.
+     */
+    final class Members implements Iterable<Member> {
+
+        private static final int INDEXED = 16;
+
+        private Member[] items = new Member[8];
+        private int size;
+        private java.util.HashMap<String, Member> index;
+
+        Member get(String key) {
+            if (index != null) {
+                return index.get(key);
+            }
+            for (int i = 0; i < size; i++) {
+                Member member = items[i];
+                if (member.key().equals(key)) {
+                    return member;
+                }
+            }
+            return null;
+        }
+
+        boolean containsKey(String key) {
+            return get(key) != null;
+        }
+
+        /** Adds {@code member} unless its key is taken. @return the member that holds the key, or null */
+        Member putIfAbsent(Member member) {
+            Member first = get(member.key());
+            if (first != null) {
+                return first;
+            }
+            if (size == items.length) {
+                items = java.util.Arrays.copyOf(items, size * 2);
+            }
+            items[size++] = member;
+            if (index != null) {
+                index.put(member.key(), member);
+            } else if (size > INDEXED) {
+                index = new java.util.HashMap<>(size * 4);
+                for (int i = 0; i < size; i++) {
+                    index.put(items[i].key(), items[i]);
+                }
+            }
+            return null;
+        }
+
+        boolean isEmpty() {
+            return size == 0;
+        }
+
+        /** @return the members, in document order */
+        Iterable<Member> values() {
+            return this;
+        }
+
+        @Override
+        public java.util.Iterator<Member> iterator() {
+            return java.util.Arrays.asList(items).subList(0, size).iterator();
         }
     }
 }

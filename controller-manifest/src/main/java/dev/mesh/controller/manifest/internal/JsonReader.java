@@ -9,14 +9,13 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.base.ParserBase;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.json.JsonFactory;
 
@@ -30,6 +29,8 @@ final class JsonReader {
 
     private final String file;
     private final List<Problem> problems;
+    /** Keys and indices from the root to the value being read. */
+    private final List<Object> path = new ArrayList<>();
 
     private JsonReader(String file, List<Problem> problems) {
         this.file = file;
@@ -59,7 +60,7 @@ final class JsonReader {
                         new Location(file, "", 1, 1)));
                 return null;
             }
-            Json root = value(parser, "");
+            Json root = value(parser);
             if (parser.nextToken() != null) {
                 problems.add(Problem.error("json-syntax",
                         "unexpected content after the end of the JSON document; a manifest is exactly one object, "
@@ -92,7 +93,7 @@ final class JsonReader {
             ByteBuffer in = ByteBuffer.wrap(bytes);
             CoderResult result = strict.decode(in, CharBuffer.allocate(bytes.length), true);
             if (result.isError()) {
-                String before = new String(bytes, 0, in.position(), StandardCharsets.UTF_8);
+                String before = new String(bytes, 0, in.position(), StandardCharsets.UTF_8).replaceFirst("^\uFEFF", "");
                 int line = (int) before.chars().filter(c -> c == '\n').count() + 1;
                 int column = before.length() - before.lastIndexOf('\n');
                 problems.add(Problem.error("json-syntax", "the file is not UTF-8: byte " + in.position()
@@ -107,14 +108,24 @@ final class JsonReader {
         return new Location(file, "", line(location), column(location));
     }
 
-    private Json value(JsonParser parser, String pointer) {
-        TokenStreamLocation at = parser.currentTokenLocation();
-        int line = line(at);
-        int column = column(at);
+    private Json value(JsonParser parser) {
+        int line;
+        int column;
+        if (parser instanceof ParserBase base) {
+            // Cheaper than currentTokenLocation(), which allocates. For value tokens Jackson 3.3's
+            // getTokenColumnNr() is one more than the location's column (pinned by the golden and
+            // property tests, which check positions against the text).
+            line = Math.max(0, base.getTokenLineNr());
+            column = Math.max(0, base.getTokenColumnNr() - 1);
+        } else {
+            TokenStreamLocation at = parser.currentTokenLocation();
+            line = line(at);
+            column = column(at);
+        }
         JsonToken token = parser.currentToken();
         return switch (token) {
-            case START_OBJECT -> object(parser, pointer, line, column);
-            case START_ARRAY -> array(parser, pointer, line, column);
+            case START_OBJECT -> object(parser, line, column);
+            case START_ARRAY -> array(parser, line, column);
             case VALUE_STRING -> new Json.Str(parser.getString(), line, column);
             case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> new Json.Num(parser.getString(), line, column);
             case VALUE_TRUE -> new Json.Bool(true, line, column);
@@ -124,33 +135,50 @@ final class JsonReader {
         };
     }
 
-    private Json object(JsonParser parser, String pointer, int line, int column) {
-        Map<String, Json.Member> members = new LinkedHashMap<>();
+    private Json object(JsonParser parser, int line, int column) {
+        Json.Members members = new Json.Members();
         while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
             String key = parser.currentName();
             TokenStreamLocation keyAt = parser.currentTokenLocation();
             parser.nextToken();
-            String child = Location.child(pointer, key);
-            Json.Member member = new Json.Member(key, line(keyAt), column(keyAt), value(parser, child));
-            Json.Member first = members.putIfAbsent(key, member);
+            path.add(key);
+            Json.Member member = new Json.Member(key, line(keyAt), column(keyAt), value(parser));
+            Json.Member first = members.putIfAbsent(member);
             if (first != null) {
-                problems.add(Problem.error("duplicate-key",
-                        "the key \"" + key + "\" appears twice in this object (first at line " + first.line()
-                                + ", column " + first.column() + "); JSON readers disagree on which one wins, so "
-                                + "remove one of them",
-                        new Location(file, child, member.line(), member.column()))
-                        .withRelated(List.of(new Location(file, child, first.line(), first.column()))));
+                duplicate(member, first);
             }
+            path.removeLast();
         }
         return new Json.Obj(members, line, column);
     }
 
-    private Json array(JsonParser parser, String pointer, int line, int column) {
+    private void duplicate(Json.Member member, Json.Member first) {
+        String pointer = pointer();
+        problems.add(Problem.error("duplicate-key",
+                "the key \"" + member.key() + "\" appears twice in this object (first at line " + first.line()
+                        + ", column " + first.column() + "); JSON readers disagree on which one wins, so "
+                        + "remove one of them",
+                new Location(file, pointer, member.line(), member.column()))
+                .withRelated(List.of(new Location(file, pointer, first.line(), first.column()))));
+    }
+
+    private Json array(JsonParser parser, int line, int column) {
         List<Json> items = new ArrayList<>();
         while (parser.nextToken() != JsonToken.END_ARRAY) {
-            items.add(value(parser, pointer + "/" + items.size()));
+            path.add(items.size());
+            items.add(value(parser));
+            path.removeLast();
         }
         return new Json.Arr(items, line, column);
+    }
+
+    /** The pointer of the value being read, built only when a problem needs it. */
+    private String pointer() {
+        String pointer = "";
+        for (Object token : path) {
+            pointer = Location.child(pointer, token.toString());
+        }
+        return pointer;
     }
 
     private static String describe(JacksonException e) {

@@ -99,7 +99,7 @@ public final class ManifestReader {
         String version = fields.matching(object, "", "version", true, owner, "version", Patterns.VERSION,
                 Patterns.VERSION_RULE);
         String slug = fields.matching(object, "", "slug", false, owner, "slug", Patterns.SLUG, Patterns.SLUG_RULE);
-        if (module != null && !object.members().containsKey("slug") && !Patterns.SLUG.matcher(module).matches()) {
+        if (module != null && !object.members().containsKey("slug") && !Patterns.SLUG.matches(module)) {
             checks.error("missing-field", "the manifest lacks \"slug\", which is required when the module name is "
                     + "longer than 32 characters (the slug defaults to the module name); add it: " + Patterns.SLUG_RULE,
                     checks.at(object, ""));
@@ -172,7 +172,7 @@ public final class ManifestReader {
         for (Json.Member member : object.members().values()) {
             String pointer = child("/own-secrets", member.key());
             declared.secrets.put(member.key(), new Location(checks.file(), pointer, member.line(), member.column()));
-            if (!Patterns.SECRET.matcher(member.key()).matches()) {
+            if (!Patterns.SECRET.matches(member.key())) {
                 checks.error("invalid-format", "\"" + member.key() + "\" is not a valid secret name: "
                         + Patterns.SECRET_RULE, new Location(checks.file(), pointer, member.line(), member.column()));
                 continue;

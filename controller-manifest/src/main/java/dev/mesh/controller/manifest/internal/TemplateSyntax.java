@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -20,8 +19,8 @@ import java.util.stream.Collectors;
  */
 public final class TemplateSyntax {
 
-    private static final Pattern PORT = Pattern.compile("[1-9][0-9]{0,4}");
-    private static final Pattern ARGUMENT = Pattern.compile("[A-Za-z0-9._-]+");
+    private static final Form PORT = Form.of("1-9", "0-9", 1, 5);
+    private static final Form ARGUMENT = Form.of("A-Za-z0-9._-", "A-Za-z0-9._-", 1, Integer.MAX_VALUE);
     private static final List<String> KINDS = Arrays.stream(Kind.values()).map(Kind::token).toList();
     private static final List<String> NODE_FACTS =
             Arrays.stream(Reference.NodeFactName.values()).map(Reference.NodeFactName::token).toList();
@@ -49,7 +48,7 @@ public final class TemplateSyntax {
      */
     public static Template parse(String text, Location at, Set<Kind> allowed) {
         List<Problem> problems = new ArrayList<>();
-        Template template = scan(text, at, allowed, "this template", problems);
+        Template template = scan(text, at, allowed, "template", problems);
         if (!problems.isEmpty()) {
             throw new ManifestException(problems);
         }
@@ -60,7 +59,7 @@ public final class TemplateSyntax {
      * Parses a template, adding its problems to {@code problems}.
      *
      * @param at the location of the JSON string: its column is that of the opening quote
-     * @param field how messages name the field, e.g. {@code "own-secrets values"}
+     * @param field how messages name the field, e.g. {@code "own-secrets value"}
      * @return the template; meaningful only when no problem was added
      */
     static Template scan(String text, Location at, Set<Kind> allowed, String field, List<Problem> problems) {
@@ -68,32 +67,39 @@ public final class TemplateSyntax {
     }
 
     private Template scan() {
-        List<Segment> segments = new ArrayList<>();
-        StringBuilder literal = new StringBuilder();
+        int dollar = text.indexOf('$');
+        if (dollar < 0) {
+            return new Template(text, text.isEmpty() ? List.of() : List.of(new Segment.Literal(text)), at);
+        }
+        List<Segment> segments = new ArrayList<>(4);
+        StringBuilder literal = new StringBuilder(text.length());
         int i = 0;
-        while (i < text.length()) {
-            char c = text.charAt(i);
-            if (c == '$' && text.startsWith("$${", i)) {
+        while (dollar >= 0) {
+            literal.append(text, i, dollar);
+            if (text.startsWith("$${", dollar)) {
                 literal.append("${");
-                i += 3;
-            } else if (c == '$' && text.startsWith("${", i)) {
-                int close = text.indexOf('}', i + 2);
+                i = dollar + 3;
+            } else if (text.startsWith("${", dollar)) {
+                int close = text.indexOf('}', dollar + 2);
                 if (close < 0) {
-                    problem("template-syntax", i, "unterminated reference: the \"${\" at column " + (i + 1)
+                    problem("template-syntax", dollar, "unterminated reference: the \"${\" at column " + (dollar + 1)
                             + " of \"" + text + "\" has no closing \"}\"; close it, or write \"$${\" for a literal \"${\"");
+                    i = text.length();
                     break;
                 }
                 flush(literal, segments);
-                Reference reference = reference(text.substring(i + 2, close), i);
+                Reference reference = reference(text.substring(dollar + 2, close), dollar);
                 if (reference != null) {
                     segments.add(reference);
                 }
                 i = close + 1;
             } else {
-                literal.append(c);
-                i++;
+                literal.append('$');
+                i = dollar + 1;
             }
+            dollar = text.indexOf('$', i);
         }
+        literal.append(text, i, text.length());
         flush(literal, segments);
         return new Template(text, segments, at);
     }
@@ -106,79 +112,102 @@ public final class TemplateSyntax {
     }
 
     private Reference reference(String body, int index) {
-        String written = "${" + body + "}";
         if (body.isEmpty()) {
             return problem("template-syntax", index, "empty reference \"${}\"; write ${kind:argument}, e.g. ${dir:data},"
                     + " or \"$${\" for a literal \"${\"");
         }
-        if (body.contains("$") || body.contains("{")) {
-            return problem("template-syntax", index, "\"" + written + "\" has a reference inside a reference; "
+        if (body.indexOf('$') >= 0 || body.indexOf('{') >= 0) {
+            return problem("template-syntax", index, "\"" + written(body) + "\" has a reference inside a reference; "
                     + "references do not nest: split it, or write \"$${\" for a literal \"${\"");
         }
-        String[] parts = body.split(":", -1);
-        String kindToken = parts[0];
+        List<String> parts = split(body);
+        String kindToken = parts.getFirst();
         if (kindToken.isEmpty()) {
-            return problem("template-syntax", index, "the reference \"" + written + "\" has no kind; write "
+            return problem("template-syntax", index, "the reference \"" + written(body) + "\" has no kind; write "
                     + "${kind:argument} with kind one of " + String.join(", ", KINDS));
         }
-        Kind kind = KINDS.contains(kindToken) ? Kind.valueOf(kindToken.toUpperCase(java.util.Locale.ROOT)) : null;
+        Kind kind = switch (kindToken) {
+            case "dir" -> Kind.DIR;
+            case "seat" -> Kind.SEAT;
+            case "secret" -> Kind.SECRET;
+            case "node" -> Kind.NODE;
+            case "module" -> Kind.MODULE;
+            default -> null;
+        };
         if (kind == null) {
             Problem problem = Problem.error("template-unknown-kind", "unknown reference kind \"" + kindToken + "\" in \""
-                    + written + "\"; the kinds are " + String.join(", ", KINDS), locate(index));
+                    + written(body) + "\"; the kinds are " + String.join(", ", KINDS), locate(index));
             problems.add(Suggestions.hint(kindToken, KINDS).map(problem::withHint).orElse(problem));
             return null;
         }
-        List<String> arguments = List.of(parts).subList(1, parts.length);
+        List<String> arguments = parts.subList(1, parts.size());
         int arity = kind == Kind.SEAT ? 2 : 1;
         if (arguments.size() != arity) {
-            return problem("template-arity", index, "\"" + written + "\" has " + arguments.size() + " argument"
+            return problem("template-arity", index, "\"" + written(body) + "\" has " + arguments.size() + " argument"
                     + (arguments.size() == 1 ? "" : "s") + " but ${" + kind.token() + ":…} takes " + arity + ": write "
                     + form(kind));
         }
         for (String argument : arguments) {
-            if (!ARGUMENT.matcher(argument).matches()) {
-                return problem("template-syntax", index, "the reference \"" + written + "\" has "
+            if (!ARGUMENT.matches(argument)) {
+                return problem("template-syntax", index, "the reference \"" + written(body) + "\" has "
                         + (argument.isEmpty() ? "an empty argument" : "the argument \"" + argument + "\"")
                         + "; arguments are letters, digits, '.', '_' and '-' (references do not nest): write " + form(kind));
             }
         }
         if (!allowed.contains(kind)) {
             return problem("template-kind-not-allowed", index, "${" + kind.token() + ":…} is not allowed in " + field
-                    + "; this field allows " + allowed.stream().map(Kind::token).collect(Collectors.joining(", ")));
+                    + "s; this field allows " + allowed.stream().map(Kind::token).collect(Collectors.joining(", ")));
         }
         int column = index + 1;
         return switch (kind) {
             case DIR -> new Reference.Dir(arguments.get(0), column);
             case SECRET -> new Reference.Secret(arguments.get(0), column);
-            case SEAT -> seat(arguments.get(0), arguments.get(1), written, index);
-            case NODE -> fact(arguments.get(0), NODE_FACTS, written, index) ? new Reference.NodeFact(
+            case SEAT -> seat(arguments.get(0), arguments.get(1), body, index);
+            case NODE -> fact(arguments.get(0), NODE_FACTS, body, index) ? new Reference.NodeFact(
                     Reference.NodeFactName.valueOf(arguments.get(0).toUpperCase(java.util.Locale.ROOT)), column) : null;
-            case MODULE -> fact(arguments.get(0), MODULE_FACTS, written, index) ? new Reference.ModuleFact(
+            case MODULE -> fact(arguments.get(0), MODULE_FACTS, body, index) ? new Reference.ModuleFact(
                     Reference.ModuleFactName.valueOf(arguments.get(0).toUpperCase(java.util.Locale.ROOT)), column) : null;
         };
     }
 
-    private Reference seat(String seat, String port, String written, int index) {
-        if (!Patterns.NAME.matcher(seat).matches()) {
-            return problem("template-syntax", index, "the seat name \"" + seat + "\" in \"" + written
+    private Reference seat(String seat, String port, String body, int index) {
+        if (!Patterns.NAME.matches(seat)) {
+            return problem("template-syntax", index, "the seat name \"" + seat + "\" in \"" + written(body)
                     + "\" is not a seat name: lower-case letters, digits and '-', starting with a letter");
         }
-        int number = PORT.matcher(port).matches() ? Integer.parseInt(port) : -1;
+        int number = PORT.matches(port) ? Integer.parseInt(port) : -1;
         if (number < 1 || number > 65535) {
-            return problem("template-port", index, "the port \"" + port + "\" in \"" + written
+            return problem("template-port", index, "the port \"" + port + "\" in \"" + written(body)
                     + "\" is not a port; write a whole number from 1 to 65535, without leading zeros");
         }
         return new Reference.Seat(seat, number, index + 1);
     }
 
-    private boolean fact(String fact, List<String> facts, String written, int index) {
+    private boolean fact(String fact, List<String> facts, String body, int index) {
         if (facts.contains(fact)) {
             return true;
         }
-        Problem problem = Problem.error("template-unknown-fact", "unknown fact \"" + fact + "\" in \"" + written
+        Problem problem = Problem.error("template-unknown-fact", "unknown fact \"" + fact + "\" in \"" + written(body)
                 + "\"; the facts are " + String.join(", ", facts), locate(index));
         problems.add(Suggestions.hint(fact, facts).map(problem::withHint).orElse(problem));
         return false;
+    }
+
+    /** Splits at every ':', keeping empty parts (String.split would allocate a pattern's worth more). */
+    private static List<String> split(String body) {
+        List<String> parts = new ArrayList<>(3);
+        int from = 0;
+        for (int colon = body.indexOf(':'); colon >= 0; colon = body.indexOf(':', from)) {
+            parts.add(body.substring(from, colon));
+            from = colon + 1;
+        }
+        parts.add(body.substring(from));
+        return parts;
+    }
+
+    /** The reference as written, for messages. */
+    private static String written(String body) {
+        return "${" + body + "}";
     }
 
     private static String form(Kind kind) {
