@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /** Reads named fields of an object: presence, type and form, templates included. */
 final class Fields {
@@ -40,27 +41,54 @@ final class Fields {
         return node == null ? null : read.read(node, child(pointer, key));
     }
 
+    /**
+     * A plain string that passes {@code valid}; otherwise {@code check} runs on it to report why.
+     * The valid case, nearly every case, builds no pointer.
+     */
+    String string(Json.Obj object, String pointer, String key, boolean required, String owner, String rule,
+            Predicate<String> valid, Read<String> check) {
+        Json node = checks.member(object, pointer, key, required, owner, rule);
+        if (node == null) {
+            return null;
+        }
+        if (node instanceof Json.Str string && valid.test(string.value()) && string.value().indexOf("${") < 0) {
+            return string.value();
+        }
+        return check.read(node, child(pointer, key));
+    }
+
     String matching(Json.Obj object, String pointer, String key, boolean required, String owner, String what,
             Form pattern, String rule) {
-        return get(object, pointer, key, required, owner, rule, (n, p) -> checks.matching(n, p, what, pattern, rule));
+        Json node = checks.member(object, pointer, key, required, owner, rule);
+        if (node == null) {
+            return null;
+        }
+        // No form admits '$', so a match holds no template.
+        if (node instanceof Json.Str string && pattern.matches(string.value())) {
+            return string.value();
+        }
+        return checks.matching(node, child(pointer, key), what, pattern, rule);
     }
 
     <E> E word(Json.Obj object, String pointer, String key, boolean required, String owner, String what,
             Map<String, E> words) {
-        if (!object.members().containsKey(key)) {
+        Json.Member member = object.members().get(key);
+        if (member == null) {
             checks.member(object, pointer, key, required, owner, "one of " + String.join(", ", words.keySet()));
             return null;
         }
-        return get(object, pointer, key, required, owner, "", (n, p) -> checks.word(n, p, what, words));
+        E chosen = member.value() instanceof Json.Str string ? words.get(string.value()) : null;
+        return chosen != null ? chosen : checks.word(member.value(), child(pointer, key), what, words);
     }
 
     /** An optional array; absent is empty. Items with problems are left out. */
     <T> List<T> list(Json.Obj object, String pointer, String key, String owner, String what, Read<T> read) {
-        Json node = object.members().containsKey(key) ? object.members().get(key).value() : null;
-        List<T> items = new ArrayList<>();
-        if (node == null) {
-            return items;
+        Json.Member member = object.members().get(key);
+        if (member == null) {
+            return List.of();
         }
+        Json node = member.value();
+        List<T> items = new ArrayList<>();
         String arrayPointer = child(pointer, key);
         Json.Arr array = node instanceof Json.Arr a ? a : checks.array(node, arrayPointer, "\"" + key + "\" of " + owner);
         if (array != null) {
@@ -89,26 +117,27 @@ final class Fields {
 
     /** An {@code env} object: keys in the environment-name form, values templates of every kind. */
     Map<String, Template> env(Json.Obj object, String pointer, String owner) {
-        Map<String, Template> env = new LinkedHashMap<>();
-        Json node = object.members().containsKey("env") ? object.members().get("env").value() : null;
-        if (node == null) {
-            return env;
+        Json.Member member = object.members().get("env");
+        if (member == null) {
+            return Map.of();
         }
+        Json node = member.value();
+        Map<String, Template> env = new LinkedHashMap<>();
         String envPointer = child(pointer, "env");
         Json.Obj map = checks.object(node, envPointer, "\"env\" of " + owner);
         if (map == null) {
             return env;
         }
-        for (Json.Member member : map.members().values()) {
-            String valuePointer = child(envPointer, member.key());
-            if (!Patterns.ENV.matches(member.key())) {
-                checks.error("invalid-format", "\"" + member.key() + "\" is not a valid environment variable name: "
-                        + Patterns.ENV_RULE, new Location(checks.file(), valuePointer, member.line(), member.column()));
+        for (Json.Member variable : map.members().values()) {
+            String valuePointer = child(envPointer, variable.key());
+            if (!Patterns.ENV.matches(variable.key())) {
+                checks.error("invalid-format", "\"" + variable.key() + "\" is not a valid environment variable name: "
+                        + Patterns.ENV_RULE, new Location(checks.file(), valuePointer, variable.line(), variable.column()));
                 continue;
             }
-            Template value = template(member.value(), valuePointer, "env value", EVERY_KIND, false);
+            Template value = template(variable.value(), valuePointer, "env value", EVERY_KIND, false);
             if (value != null) {
-                env.put(member.key(), value);
+                env.put(variable.key(), value);
             }
         }
         return env;

@@ -79,6 +79,7 @@ sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Num, Json.Bool,
         private static final int INDEXED = 16;
 
         private Member[] items = new Member[8];
+        private int[] hashes = new int[8];
         private int size;
         private java.util.HashMap<String, Member> index;
 
@@ -86,10 +87,10 @@ sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Num, Json.Bool,
             if (index != null) {
                 return index.get(key);
             }
+            int hash = key.hashCode();
             for (int i = 0; i < size; i++) {
-                Member member = items[i];
-                if (member.key().equals(key)) {
-                    return member;
+                if (hashes[i] == hash && items[i].key().equals(key)) {
+                    return items[i];
                 }
             }
             return null;
@@ -107,7 +108,9 @@ sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Num, Json.Bool,
             }
             if (size == items.length) {
                 items = java.util.Arrays.copyOf(items, size * 2);
+                hashes = java.util.Arrays.copyOf(hashes, size * 2);
             }
+            hashes[size] = member.key().hashCode();
             items[size++] = member;
             if (index != null) {
                 index.put(member.key(), member);

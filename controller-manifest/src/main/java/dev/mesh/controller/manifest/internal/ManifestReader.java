@@ -34,6 +34,7 @@ public final class ManifestReader {
     private static final List<String> ROOT = List.of("$schema", "module", "version", "slug", "claims", "accesses",
             "own-secrets", "secrets-owner", "prepares", "tools", "resources", "build");
     private static final Map<String, Scope> SCOPES = ResourceReader.ordered("mesh", Scope.MESH, "node", Scope.NODE);
+    private static final Map<String, String> KINDS = ResourceReader.words("bundle");
     private static final Set<Kind> PATH_KINDS = EnumSet.of(Kind.DIR, Kind.SECRET, Kind.NODE, Kind.MODULE);
     private static final Set<Kind> SECRET_KINDS = EnumSet.of(Kind.DIR, Kind.NODE, Kind.MODULE);
 
@@ -210,7 +211,7 @@ public final class ManifestReader {
         if (name != null) {
             declared.artifacts.putIfAbsent(name, checks.at(object, pointer));
         }
-        String kind = fields.word(object, pointer, "kind", true, what, "artifact kind", ResourceReader.words("bundle"));
+        String kind = fields.word(object, pointer, "kind", true, what, "artifact kind", KINDS);
         String language = fields.matching(object, pointer, "language", true, what, "language", Patterns.LANGUAGE,
                 Patterns.LANGUAGE_RULE);
         String system = fields.matching(object, pointer, "system", true, what, "system", Patterns.SYSTEM,

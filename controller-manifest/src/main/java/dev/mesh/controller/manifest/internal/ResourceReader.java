@@ -29,6 +29,9 @@ final class ResourceReader {
     private static final List<String> ANY = List.of("id", "type", "name", "shell", "home", "mode", "place", "owner",
             "artifact", "run", "user", "env", "replaces", "image", "mounts", "network");
 
+    private static final java.util.function.Predicate<String> ABSOLUTE = value -> value.startsWith("/");
+    private static final java.util.function.Predicate<String> NON_EMPTY = value -> !value.isEmpty();
+
     private final Checks checks;
     private final Fields fields;
     private final Declared declared;
@@ -85,10 +88,10 @@ final class ResourceReader {
                 checks.onlyKnown(object, pointer, "a user resource", USER);
                 String name = fields.matching(object, pointer, "name", true, what, "user name", Patterns.ACCOUNT,
                         Patterns.ACCOUNT_RULE);
-                String shell = fields.get(object, pointer, "shell", false, what, "an absolute path",
-                        (n, p) -> checks.absolutePath(n, p, "shell"));
-                String home = fields.get(object, pointer, "home", false, what, "an absolute path",
-                        (n, p) -> checks.absolutePath(n, p, "home"));
+                String shell = fields.string(object, pointer, "shell", false, what, "an absolute path",
+                        ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "shell"));
+                String home = fields.string(object, pointer, "home", false, what, "an absolute path",
+                        ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "home"));
                 named("user", name, object, pointer);
                 if (name != null) {
                     declared.users.putIfAbsent(name, at);
@@ -137,14 +140,14 @@ final class ResourceReader {
         checks.onlyKnown(object, pointer, "a container resource", CONTAINER);
         String name = fields.matching(object, pointer, "name", true, what, "container name", Patterns.CONTAINER,
                 Patterns.CONTAINER_RULE);
-        String image = fields.get(object, pointer, "image", true, what, "the image, e.g. \"rabbitmq:3.13\"",
-                (n, p) -> checks.nonEmpty(n, p, "image"));
-        String user = fields.get(object, pointer, "user", false, what, "the user inside the container",
-                (n, p) -> checks.nonEmpty(n, p, "container user"));
+        String image = fields.string(object, pointer, "image", true, what, "the image, e.g. \"rabbitmq:3.13\"",
+                NON_EMPTY, (n, p) -> checks.nonEmpty(n, p, "image"));
+        String user = fields.string(object, pointer, "user", false, what, "the user inside the container",
+                NON_EMPTY, (n, p) -> checks.nonEmpty(n, p, "container user"));
         Map<String, Template> env = fields.env(object, pointer, what);
         List<Mount> mounts = fields.list(object, pointer, "mounts", what, "mount", this::mount);
-        String network = fields.get(object, pointer, "network", false, what, "the network mode",
-                (n, p) -> checks.nonEmpty(n, p, "network"));
+        String network = fields.string(object, pointer, "network", false, what, "the network mode",
+                NON_EMPTY, (n, p) -> checks.nonEmpty(n, p, "network"));
         List<Template> run = fields.run(object, pointer, false, what);
         named("container", name, object, pointer);
         return checks.count() == before
@@ -158,10 +161,10 @@ final class ResourceReader {
         }
         checks.onlyKnown(object, pointer, "a mount", List.of("source", "target", "mode"));
         String what = "this mount";
-        String source = fields.get(object, pointer, "source", true, what, "the absolute path on the node",
-                (n, p) -> checks.absolutePath(n, p, "mount source"));
-        String target = fields.get(object, pointer, "target", true, what, "the absolute path in the container",
-                (n, p) -> checks.absolutePath(n, p, "mount target"));
+        String source = fields.string(object, pointer, "source", true, what, "the absolute path on the node",
+                ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "mount source"));
+        String target = fields.string(object, pointer, "target", true, what, "the absolute path in the container",
+                ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "mount target"));
         AccessMode mode = fields.word(object, pointer, "mode", true, what, "mount mode", MODES);
         return source == null || target == null || mode == null ? null : new Mount(source, target, mode);
     }

@@ -72,42 +72,45 @@ public final class TemplateSyntax {
             return new Template(text, text.isEmpty() ? List.of() : List.of(new Segment.Literal(text)), at);
         }
         List<Segment> segments = new ArrayList<>(4);
-        StringBuilder literal = new StringBuilder(text.length());
+        // Literal text is cut out of the template; a builder is needed only once "$${" is unescaped.
+        StringBuilder escaped = null;
+        int literalFrom = 0;
         int i = 0;
         while (dollar >= 0) {
-            literal.append(text, i, dollar);
             if (text.startsWith("$${", dollar)) {
-                literal.append("${");
-                i = dollar + 3;
+                escaped = escaped == null ? new StringBuilder(text.length()) : escaped;
+                escaped.append(text, literalFrom, dollar).append("${");
+                literalFrom = dollar + 3;
+                i = literalFrom;
             } else if (text.startsWith("${", dollar)) {
                 int close = text.indexOf('}', dollar + 2);
                 if (close < 0) {
                     problem("template-syntax", dollar, "unterminated reference: the \"${\" at column " + (dollar + 1)
                             + " of \"" + text + "\" has no closing \"}\"; close it, or write \"$${\" for a literal \"${\"");
-                    i = text.length();
                     break;
                 }
-                flush(literal, segments);
+                literal(escaped, literalFrom, dollar, segments);
+                escaped = null;
                 Reference reference = reference(text.substring(dollar + 2, close), dollar);
                 if (reference != null) {
                     segments.add(reference);
                 }
-                i = close + 1;
+                literalFrom = close + 1;
+                i = literalFrom;
             } else {
-                literal.append('$');
                 i = dollar + 1;
             }
             dollar = text.indexOf('$', i);
         }
-        literal.append(text, i, text.length());
-        flush(literal, segments);
+        literal(escaped, literalFrom, text.length(), segments);
         return new Template(text, segments, at);
     }
 
-    private static void flush(StringBuilder literal, List<Segment> segments) {
+    /** Adds the literal text before {@code to}: what {@code escaped} holds, then the text from {@code from}. */
+    private void literal(StringBuilder escaped, int from, int to, List<Segment> segments) {
+        String literal = escaped == null ? text.substring(from, to) : escaped.append(text, from, to).toString();
         if (!literal.isEmpty()) {
-            segments.add(new Segment.Literal(literal.toString()));
-            literal.setLength(0);
+            segments.add(new Segment.Literal(literal));
         }
     }
 
@@ -193,11 +196,23 @@ public final class TemplateSyntax {
         return false;
     }
 
-    /** Splits at every ':', keeping empty parts (String.split would allocate a pattern's worth more). */
+    /** Splits at every ':', keeping empty parts, without String.split's array and list. */
     private static List<String> split(String body) {
-        List<String> parts = new ArrayList<>(3);
+        int first = body.indexOf(':');
+        if (first < 0) {
+            return List.of(body);
+        }
+        int second = body.indexOf(':', first + 1);
+        if (second < 0) {
+            return List.of(body.substring(0, first), body.substring(first + 1));
+        }
+        int third = body.indexOf(':', second + 1);
+        if (third < 0) {
+            return List.of(body.substring(0, first), body.substring(first + 1, second), body.substring(second + 1));
+        }
+        List<String> parts = new ArrayList<>();
         int from = 0;
-        for (int colon = body.indexOf(':'); colon >= 0; colon = body.indexOf(':', from)) {
+        for (int colon = first; colon >= 0; colon = body.indexOf(':', from)) {
             parts.add(body.substring(from, colon));
             from = colon + 1;
         }
