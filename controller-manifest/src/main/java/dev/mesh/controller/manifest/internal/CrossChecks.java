@@ -2,6 +2,7 @@ package dev.mesh.controller.manifest.internal;
 
 import dev.mesh.controller.manifest.Problem;
 import dev.mesh.controller.manifest.Reference;
+import dev.mesh.controller.manifest.Segment;
 import dev.mesh.controller.manifest.Template;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +22,8 @@ final class CrossChecks {
         users();
         artifacts();
         for (Template template : declared.templates) {
-            for (Reference reference : template.references()) {
-                switch (reference) {
+            for (Segment segment : template.segments()) {
+                switch (segment) {
                     case Reference.Dir dir -> directory(template, dir);
                     case Reference.Secret secret -> secret(template, secret);
                     default -> { }

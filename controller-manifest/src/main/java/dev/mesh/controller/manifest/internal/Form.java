@@ -7,14 +7,19 @@ package dev.mesh.controller.manifest.internal;
  */
 final class Form {
 
-    private final boolean[] first;
-    private final boolean[] rest;
+    /** Allowed ASCII characters as bit sets: bit {@code c} of {@code low} for c < 64, of {@code high} for the rest. */
+    private final long firstLow;
+    private final long firstHigh;
+    private final long restLow;
+    private final long restHigh;
     private final int min;
     private final int max;
 
     private Form(String first, String rest, int min, int max) {
-        this.first = table(first);
-        this.rest = table(rest);
+        this.firstLow = bits(first, 0);
+        this.firstHigh = bits(first, 64);
+        this.restLow = bits(rest, 0);
+        this.restHigh = bits(rest, 64);
         this.min = min;
         this.max = max;
     }
@@ -31,34 +36,37 @@ final class Form {
 
     boolean matches(String text) {
         int length = text.length();
-        if (length < min || length > max) {
+        if (length < min || length > max || !allowed(text.charAt(0), firstLow, firstHigh)) {
             return false;
         }
-        for (int i = 0; i < length; i++) {
-            char c = text.charAt(i);
-            boolean[] allowed = i == 0 ? first : rest;
-            if (c >= allowed.length || !allowed[c]) {
+        for (int i = 1; i < length; i++) {
+            if (!allowed(text.charAt(i), restLow, restHigh)) {
                 return false;
             }
         }
         return true;
     }
 
+    private static boolean allowed(char c, long low, long high) {
+        return c < 64 ? (low >>> c & 1L) != 0 : c < 128 && (high >>> (c - 64) & 1L) != 0;
+    }
+
     /** ASCII only: {@code a-z} is a range, any other character stands for itself. */
-    private static boolean[] table(String spec) {
-        boolean[] table = new boolean[128];
+    private static long bits(String spec, int offset) {
+        long bits = 0;
         for (int i = 0; i < spec.length(); i++) {
             char from = spec.charAt(i);
+            char to = from;
             if (i + 2 < spec.length() && spec.charAt(i + 1) == '-') {
-                char to = spec.charAt(i + 2);
-                for (char c = from; c <= to; c++) {
-                    table[c] = true;
-                }
+                to = spec.charAt(i + 2);
                 i += 2;
-            } else {
-                table[from] = true;
+            }
+            for (char c = from; c <= to; c++) {
+                if (c >= offset && c < offset + 64) {
+                    bits |= 1L << (c - offset);
+                }
             }
         }
-        return table;
+        return bits;
     }
 }
