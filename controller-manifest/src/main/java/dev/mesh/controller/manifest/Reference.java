@@ -1,6 +1,5 @@
 package dev.mesh.controller.manifest;
 
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -22,49 +21,67 @@ public sealed interface Reference extends Segment
     /** The reference kinds, in the order of DESIGN.md section 4. */
     enum Kind {
         /** {@code ${dir:ID}}. */
-        DIR,
+        DIR("dir"),
         /** {@code ${seat:SEAT:PORT}}. */
-        SEAT,
+        SEAT("seat"),
         /** {@code ${secret:NAME}}. */
-        SECRET,
+        SECRET("secret"),
         /** {@code ${node:FACT}}. */
-        NODE,
+        NODE("node"),
         /** {@code ${module:FACT}}. */
-        MODULE;
+        MODULE("module");
+
+        private final String token;
+
+        Kind(String token) {
+            this.token = token;
+        }
 
         /** @return the kind as written in templates, e.g. {@code dir} */
         public String token() {
-            return name().toLowerCase(Locale.ROOT);
+            return token;
         }
     }
 
     /** The facts of the node being composed that {@code ${node:…}} can name. */
     enum NodeFactName {
         /** The node's name. */
-        NAME,
+        NAME("name"),
         /** The node's address. */
-        ADDRESS,
+        ADDRESS("address"),
         /** The node's system, e.g. {@code debian-12}. */
-        SYSTEM;
+        SYSTEM("system");
+
+        private final String token;
+
+        NodeFactName(String token) {
+            this.token = token;
+        }
 
         /** @return the fact as written in templates */
         public String token() {
-            return name().toLowerCase(Locale.ROOT);
+            return token;
         }
     }
 
     /** The facts of the module itself that {@code ${module:…}} can name. */
     enum ModuleFactName {
         /** The module's name. */
-        NAME,
+        NAME("name"),
         /** The module's version. */
-        VERSION,
+        VERSION("version"),
         /** The module's slug. */
-        SLUG;
+        SLUG("slug");
+
+        private final String token;
+
+        ModuleFactName(String token) {
+            this.token = token;
+        }
 
         /** @return the fact as written in templates */
         public String token() {
-            return name().toLowerCase(Locale.ROOT);
+            return token;
         }
     }
 

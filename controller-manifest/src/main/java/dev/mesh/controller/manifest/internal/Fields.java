@@ -74,7 +74,9 @@ final class Fields {
             Map<String, E> words) {
         Json.Member member = object.members().get(key);
         if (member == null) {
-            checks.member(object, pointer, key, required, owner, "one of " + String.join(", ", words.keySet()));
+            if (required) {
+                checks.member(object, pointer, key, true, owner, "one of " + String.join(", ", words.keySet()));
+            }
             return null;
         }
         E chosen = member.value() instanceof Json.Str string ? words.get(string.value()) : null;

@@ -21,7 +21,8 @@ public final class TemplateSyntax {
 
     private static final Form PORT = Form.of("1-9", "0-9", 1, 5);
     private static final Form ARGUMENT = Form.of("A-Za-z0-9._-", "A-Za-z0-9._-", 1, Integer.MAX_VALUE);
-    private static final List<String> KINDS = Arrays.stream(Kind.values()).map(Kind::token).toList();
+    private static final Kind[] KIND_VALUES = Kind.values();
+    private static final List<String> KINDS = Arrays.stream(KIND_VALUES).map(Kind::token).toList();
     private static final List<String> NODE_FACTS =
             Arrays.stream(Reference.NodeFactName.values()).map(Reference.NodeFactName::token).toList();
     private static final List<String> MODULE_FACTS =
@@ -123,34 +124,28 @@ public final class TemplateSyntax {
             return problem("template-syntax", index, "\"" + written(body) + "\" has a reference inside a reference; "
                     + "references do not nest: split it, or write \"$${\" for a literal \"${\"");
         }
-        List<String> parts = split(body);
-        String kindToken = parts.getFirst();
-        if (kindToken.isEmpty()) {
+        int colon = body.indexOf(':');
+        if (colon == 0) {
             return problem("template-syntax", index, "the reference \"" + written(body) + "\" has no kind; write "
                     + "${kind:argument} with kind one of " + String.join(", ", KINDS));
         }
-        Kind kind = switch (kindToken) {
-            case "dir" -> Kind.DIR;
-            case "seat" -> Kind.SEAT;
-            case "secret" -> Kind.SECRET;
-            case "node" -> Kind.NODE;
-            case "module" -> Kind.MODULE;
-            default -> null;
-        };
+        Kind kind = kind(body, colon < 0 ? body.length() : colon);
         if (kind == null) {
+            String kindToken = colon < 0 ? body : body.substring(0, colon);
             Problem problem = Problem.error("template-unknown-kind", "unknown reference kind \"" + kindToken + "\" in \""
                     + written(body) + "\"; the kinds are " + String.join(", ", KINDS), locate(index));
             problems.add(Suggestions.hint(kindToken, KINDS).map(problem::withHint).orElse(problem));
             return null;
         }
-        List<String> arguments = parts.subList(1, parts.size());
+        List<String> arguments = colon < 0 ? List.of() : split(body.substring(colon + 1));
         int arity = kind == Kind.SEAT ? 2 : 1;
         if (arguments.size() != arity) {
             return problem("template-arity", index, "\"" + written(body) + "\" has " + arguments.size() + " argument"
                     + (arguments.size() == 1 ? "" : "s") + " but ${" + kind.token() + ":…} takes " + arity + ": write "
                     + form(kind));
         }
-        for (String argument : arguments) {
+        for (int i = 0; i < arity; i++) {
+            String argument = arguments.get(i);
             if (!ARGUMENT.matches(argument)) {
                 return problem("template-syntax", index, "the reference \"" + written(body) + "\" has "
                         + (argument.isEmpty() ? "an empty argument" : "the argument \"" + argument + "\"")
@@ -162,15 +157,35 @@ public final class TemplateSyntax {
                     + "s; this field allows " + allowed.stream().map(Kind::token).collect(Collectors.joining(", ")));
         }
         int column = index + 1;
+        String argument = arguments.getFirst();
         return switch (kind) {
-            case DIR -> new Reference.Dir(arguments.get(0), column);
-            case SECRET -> new Reference.Secret(arguments.get(0), column);
-            case SEAT -> seat(arguments.get(0), arguments.get(1), body, index);
-            case NODE -> fact(arguments.get(0), NODE_FACTS, body, index) ? new Reference.NodeFact(
-                    Reference.NodeFactName.valueOf(arguments.get(0).toUpperCase(java.util.Locale.ROOT)), column) : null;
-            case MODULE -> fact(arguments.get(0), MODULE_FACTS, body, index) ? new Reference.ModuleFact(
-                    Reference.ModuleFactName.valueOf(arguments.get(0).toUpperCase(java.util.Locale.ROOT)), column) : null;
+            case DIR -> new Reference.Dir(argument, column);
+            case SECRET -> new Reference.Secret(argument, column);
+            case SEAT -> seat(argument, arguments.get(1), body, index);
+            case NODE -> switch (argument) {
+                case "name" -> new Reference.NodeFact(Reference.NodeFactName.NAME, column);
+                case "address" -> new Reference.NodeFact(Reference.NodeFactName.ADDRESS, column);
+                case "system" -> new Reference.NodeFact(Reference.NodeFactName.SYSTEM, column);
+                default -> unknownFact(argument, NODE_FACTS, body, index);
+            };
+            case MODULE -> switch (argument) {
+                case "name" -> new Reference.ModuleFact(Reference.ModuleFactName.NAME, column);
+                case "version" -> new Reference.ModuleFact(Reference.ModuleFactName.VERSION, column);
+                case "slug" -> new Reference.ModuleFact(Reference.ModuleFactName.SLUG, column);
+                default -> unknownFact(argument, MODULE_FACTS, body, index);
+            };
         };
+    }
+
+    /** The kind named by {@code body[0, end)}, compared in place. */
+    private static Kind kind(String body, int end) {
+        for (Kind kind : KIND_VALUES) {
+            String token = kind.token();
+            if (token.length() == end && body.startsWith(token)) {
+                return kind;
+            }
+        }
+        return null;
     }
 
     private Reference seat(String seat, String port, String body, int index) {
@@ -186,14 +201,11 @@ public final class TemplateSyntax {
         return new Reference.Seat(seat, number, index + 1);
     }
 
-    private boolean fact(String fact, List<String> facts, String body, int index) {
-        if (facts.contains(fact)) {
-            return true;
-        }
+    private Reference unknownFact(String fact, List<String> facts, String body, int index) {
         Problem problem = Problem.error("template-unknown-fact", "unknown fact \"" + fact + "\" in \"" + written(body)
                 + "\"; the facts are " + String.join(", ", facts), locate(index));
         problems.add(Suggestions.hint(fact, facts).map(problem::withHint).orElse(problem));
-        return false;
+        return null;
     }
 
     /** Splits at every ':', keeping empty parts, without String.split's array and list. */
