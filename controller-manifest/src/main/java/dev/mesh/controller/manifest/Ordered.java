@@ -12,6 +12,9 @@ final class Ordered {
     }
 
     static <K, V> Map<K, V> copyOf(Map<K, V> map) {
+        if (map instanceof dev.mesh.controller.manifest.internal.FrozenMap<K, V> frozen) {
+            return frozen;
+        }
         Map<K, V> copy = new LinkedHashMap<>(map.size() * 2);
         map.forEach((key, value) -> copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value")));
         return Collections.unmodifiableMap(copy);

@@ -167,8 +167,8 @@ final class Checks {
         if (value == null) {
             return null;
         }
-        boolean bad = value.isEmpty() || value.startsWith("/")
-                || java.util.Arrays.stream(value.split("/", -1)).anyMatch(s -> s.isEmpty() || s.equals(".."));
+        boolean bad = value.isEmpty() || value.startsWith("/") || value.endsWith("/") || value.contains("//")
+                || value.equals("..") || value.startsWith("../") || value.endsWith("/..") || value.contains("/../");
         if (bad) {
             error("invalid-path", what + " must be a relative path inside the module, like \"controller-launcher\","
                     + " but \"" + value + "\" " + (value.startsWith("/") ? "is absolute" : "has an empty or \"..\" segment"),

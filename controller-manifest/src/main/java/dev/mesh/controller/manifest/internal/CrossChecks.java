@@ -22,8 +22,9 @@ final class CrossChecks {
         users();
         artifacts();
         for (Template template : declared.templates) {
-            for (Segment segment : template.segments()) {
-                switch (segment) {
+            List<Segment> segments = template.segments();
+            for (int i = 0; i < segments.size(); i++) {
+                switch (segments.get(i)) {
                     case Reference.Dir dir -> directory(template, dir);
                     case Reference.Secret secret -> secret(template, secret);
                     default -> { }

@@ -124,7 +124,7 @@ final class Fields {
             return Map.of();
         }
         Json node = member.value();
-        Map<String, Template> env = new LinkedHashMap<>();
+        LinkedHashMap<String, Template> env = new LinkedHashMap<>();
         String envPointer = child(pointer, "env");
         Json.Obj map = checks.object(node, envPointer, "\"env\" of " + owner);
         if (map == null) {
@@ -142,7 +142,7 @@ final class Fields {
                 env.put(variable.key(), value);
             }
         }
-        return env;
+        return FrozenMap.of(env);
     }
 
     /**

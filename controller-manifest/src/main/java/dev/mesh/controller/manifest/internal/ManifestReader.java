@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -164,12 +165,12 @@ public final class ManifestReader {
     }
 
     private Map<String, Template> ownSecrets(Json.Obj root) {
-        Map<String, Template> secrets = new LinkedHashMap<>();
-        Json node = root.members().containsKey("own-secrets") ? root.members().get("own-secrets").value() : null;
-        Json.Obj object = node == null ? null : checks.object(node, "/own-secrets", "\"own-secrets\"");
+        Json.Member field = root.members().get("own-secrets");
+        Json.Obj object = field == null ? null : checks.object(field.value(), "/own-secrets", "\"own-secrets\"");
         if (object == null) {
-            return secrets;
+            return Map.of();
         }
+        LinkedHashMap<String, Template> secrets = new LinkedHashMap<>();
         for (Json.Member member : object.members().values()) {
             String pointer = child("/own-secrets", member.key());
             declared.secrets.put(member.key(), new Location(checks.file(), pointer, member.line(), member.column()));
@@ -183,7 +184,7 @@ public final class ManifestReader {
                 secrets.put(member.key(), path);
             }
         }
-        return secrets;
+        return FrozenMap.of(secrets);
     }
 
     private List<Artifact> build(Json node, String pointer) {
@@ -230,24 +231,36 @@ public final class ManifestReader {
         if (member == null || !(member.value() instanceof Json.Arr array)) {
             return;
         }
-        String pointer = child(parentPointer, arrayKey);
-        Map<String, Location> seen = new LinkedHashMap<>();
+        // Names to the index of their first item; locations are made only for a repeat.
+        Map<String, Integer> seen = new HashMap<>();
         for (int i = 0; i < array.items().size(); i++) {
-            Json item = array.items().get(i);
-            String itemPointer = pointer + "/" + i;
-            Json named = key == null ? item : item instanceof Json.Obj o && o.members().containsKey(key)
-                    ? o.members().get(key).value() : null;
+            Json named = name(array.items().get(i), key);
             if (named instanceof Json.Str string) {
-                Location here = checks.at(named, key == null ? itemPointer : child(itemPointer, key));
-                Location first = seen.putIfAbsent(string.value(), here);
+                Integer first = seen.putIfAbsent(string.value(), i);
                 if (first != null) {
+                    String pointer = child(parentPointer, arrayKey);
+                    Location here = nameLocation(named, pointer, i, key);
+                    Location there = nameLocation(name(array.items().get(first), key), pointer, first, key);
                     checks.add(Problem.error("duplicate-name", "the " + what + " \"" + string.value()
-                            + "\" appears twice (first at " + first.pointer() + ", line " + first.line() + "); " + what
-                            + " names are unique in a manifest, remove or rename one",
-                            here).withRelated(List.of(first)));
+                            + "\" appears twice (first at " + there.pointer() + ", line " + there.line() + "); " + what
+                            + " names are unique in a manifest, remove or rename one", here)
+                            .withRelated(List.of(there)));
                 }
             }
         }
+    }
+
+    private static Json name(Json item, String key) {
+        if (key == null) {
+            return item;
+        }
+        Json.Member member = item instanceof Json.Obj object ? object.members().get(key) : null;
+        return member == null ? null : member.value();
+    }
+
+    private Location nameLocation(Json named, String arrayPointer, int index, String key) {
+        String itemPointer = arrayPointer + "/" + index;
+        return checks.at(named, key == null ? itemPointer : child(itemPointer, key));
     }
 
     private static boolean hasMembers(Json.Obj object, String key) {
