@@ -81,15 +81,18 @@ sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Num, Json.Bool,
         private Member[] items = new Member[8];
         private int[] hashes = new int[8];
         private int size;
+        private int cursor;
         private java.util.HashMap<String, Member> index;
 
         Member get(String key) {
             if (index != null) {
                 return index.get(key);
             }
+            // Readers ask for keys roughly in document order: start after the last hit.
             int hash = key.hashCode();
-            for (int i = 0; i < size; i++) {
+            for (int n = 0, i = cursor; n < size; n++, i = i + 1 == size ? 0 : i + 1) {
                 if (hashes[i] == hash && items[i].key().equals(key)) {
+                    cursor = i + 1 == size ? 0 : i + 1;
                     return items[i];
                 }
             }
