@@ -25,8 +25,8 @@ class TemplateProperties {
 
     private static final Set<String> TEMPLATE_CODES = Set.of("template-syntax", "template-unknown-kind",
             "template-arity", "template-port", "template-unknown-fact");
-    private static final List<Manifest> MANIFESTS = ParserProperties.validManifests().stream()
-            .map(json -> Manifest.parse(ParserProperties.Writer.write(json, true).text())).toList();
+    private static final List<Manifest> MANIFESTS = ManifestArbitraries.validManifests().stream()
+            .map(json -> Manifest.parse(GeneratedJson.Writer.write(json, true).text())).toList();
 
     // --- (a) escaping ------------------------------------------------------------------------------
 
