@@ -34,13 +34,13 @@ final class CrossChecks {
     }
 
     private void users() {
-        List<String> known = new ArrayList<>(declared.users.keySet());
-        known.add("root");
         for (Declared.Use use : declared.userUses) {
-            if (!known.contains(use.name())) {
+            if (!use.name().equals("root") && !declared.users.containsKey(use.name())) {
+                List<String> known = new ArrayList<>(declared.users.keySet());
+                known.add("root");
                 Problem problem = Problem.error("unknown-user", "\"" + use.name() + "\" in " + use.user()
                         + " is not a user this manifest declares; declare a user resource named \"" + use.name()
-                        + "\", or use \"root\"", use.location());
+                        + "\", or use \"root\"", use.location(checks));
                 checks.add(Suggestions.hint(use.name(), known).map(problem::withHint).orElse(problem));
             }
         }
@@ -52,7 +52,7 @@ final class CrossChecks {
                 Problem problem = Problem.error("unknown-artifact", use.user() + " runs the artifact \"" + use.name()
                         + "\", which build.artifacts does not declare; declare it there, or name one of: "
                         + (declared.artifacts.isEmpty() ? "(none declared)" : String.join(", ", declared.artifacts.keySet())),
-                        use.location());
+                        use.location(checks));
                 checks.add(Suggestions.hint(use.name(), declared.artifacts.keySet()).map(problem::withHint)
                         .orElse(problem));
             }

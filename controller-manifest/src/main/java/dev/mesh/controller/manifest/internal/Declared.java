@@ -13,8 +13,14 @@ import java.util.Map;
  */
 final class Declared {
 
-    /** A name used somewhere that must be declared elsewhere. */
-    record Use(String name, String user, Location location) {
+    /**
+     * A name used somewhere that must be declared elsewhere; {@code key} of the object at
+     * {@code pointer} holds it. Its location is made only if it turns out undeclared.
+     */
+    record Use(String name, String user, Json node, String pointer, String key) {
+        Location location(Checks checks) {
+            return checks.at(node, key == null ? pointer : Location.child(pointer, key));
+        }
     }
 
     /** Resource id to where it is declared. */

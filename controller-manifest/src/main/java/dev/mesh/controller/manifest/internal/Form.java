@@ -35,11 +35,16 @@ final class Form {
     }
 
     boolean matches(String text) {
-        int length = text.length();
-        if (length < min || length > max || !allowed(text.charAt(0), firstLow, firstHigh)) {
+        return matches(text, 0, text.length());
+    }
+
+    /** Whether {@code text[from, to)} has this form. */
+    boolean matches(String text, int from, int to) {
+        int length = to - from;
+        if (length < min || length > max || !allowed(text.charAt(from), firstLow, firstHigh)) {
             return false;
         }
-        for (int i = 1; i < length; i++) {
+        for (int i = from + 1; i < to; i++) {
             if (!allowed(text.charAt(i), restLow, restHigh)) {
                 return false;
             }

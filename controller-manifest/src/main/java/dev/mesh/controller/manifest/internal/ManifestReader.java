@@ -123,7 +123,7 @@ public final class ManifestReader {
         unique("tool", object, "", "tools", null);
         if (secretsOwner != null) {
             declared.userUses.add(new Declared.Use(secretsOwner, "secrets-owner",
-                    checks.at(object.members().get("secrets-owner").value(), "/secrets-owner")));
+                    object.members().get("secrets-owner").value(), "/secrets-owner", null));
         } else if (!object.members().containsKey("secrets-owner") && hasMembers(object, "own-secrets")) {
             checks.error("missing-secrets-owner", "the manifest has own-secrets but no \"secrets-owner\"; add "
                     + "\"secrets-owner\": the name of the user resource that owns the secret files, or \"root\"",

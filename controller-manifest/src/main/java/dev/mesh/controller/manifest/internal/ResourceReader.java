@@ -81,7 +81,12 @@ final class ResourceReader {
             checks.onlyKnown(object, pointer, "a resource", ANY);
             return null;
         }
-        String what = "this " + type + " resource";
+        String what = switch (type) {
+            case "user" -> "this user resource";
+            case "directory" -> "this directory resource";
+            case "process" -> "this process resource";
+            default -> "this container resource";
+        };
         Location at = checks.at(object, pointer);
         return switch (type) {
             case "user" -> {
@@ -123,8 +128,8 @@ final class ResourceReader {
         if (artifact != null) {
             String runner = name != null ? "process \"" + name + "\""
                     : id != null ? "the process resource \"" + id + "\"" : "a process resource";
-            declared.artifactUses.add(new Declared.Use(artifact, runner,
-                    checks.at(object.members().get("artifact").value(), child(pointer, "artifact"))));
+            declared.artifactUses.add(new Declared.Use(artifact, runner, object.members().get("artifact").value(),
+                    pointer, "artifact"));
         }
         List<Template> run = fields.run(object, pointer, true, what);
         String user = userName(object, pointer, "user", true, what);
@@ -174,8 +179,7 @@ final class ResourceReader {
         String name = fields.matching(object, pointer, key, required, what, key, Patterns.ACCOUNT,
                 "a user resource's name, or \"root\"");
         if (name != null) {
-            declared.userUses.add(new Declared.Use(name, what, checks.at(object.members().get(key).value(),
-                    child(pointer, key))));
+            declared.userUses.add(new Declared.Use(name, what, object.members().get(key).value(), pointer, key));
         }
         return name;
     }
@@ -184,7 +188,11 @@ final class ResourceReader {
         if (name == null) {
             return;
         }
-        Map<String, Location> seen = declared.names.computeIfAbsent(type, t -> new LinkedHashMap<>());
+        Map<String, Location> seen = declared.names.get(type);
+        if (seen == null) {
+            seen = new LinkedHashMap<>();
+            declared.names.put(type, seen);
+        }
         Location here = checks.at(object.members().get("name").value(), child(pointer, "name"));
         Location first = seen.putIfAbsent(name, here);
         if (first != null) {

@@ -22,6 +22,8 @@ public final class TemplateSyntax {
     private static final Form PORT = Form.of("1-9", "0-9", 1, 5);
     private static final Form ARGUMENT = Form.of("A-Za-z0-9._-", "A-Za-z0-9._-", 1, Integer.MAX_VALUE);
     private static final Kind[] KIND_VALUES = Kind.values();
+    private static final Reference.NodeFactName[] NODE_FACT_VALUES = Reference.NodeFactName.values();
+    private static final Reference.ModuleFactName[] MODULE_FACT_VALUES = Reference.ModuleFactName.values();
     private static final List<String> KINDS = Arrays.stream(KIND_VALUES).map(Kind::token).toList();
     private static final List<String> NODE_FACTS =
             Arrays.stream(Reference.NodeFactName.values()).map(Reference.NodeFactName::token).toList();
@@ -90,9 +92,16 @@ public final class TemplateSyntax {
                             + " of \"" + text + "\" has no closing \"}\"; close it, or write \"$${\" for a literal \"${\"");
                     break;
                 }
+                if (dollar == 0 && close == text.length() - 1) {
+                    // The whole template is one reference, as most are: no literal, no list to grow.
+                    Reference only = wellFormed(dollar, close);
+                    only = only != null ? only : reference(text.substring(dollar + 2, close), dollar);
+                    return new Template(text, only == null ? List.of() : List.of(only), at);
+                }
                 literal(escaped, literalFrom, dollar, segments);
                 escaped = null;
-                Reference reference = reference(text.substring(dollar + 2, close), dollar);
+                Reference reference = wellFormed(dollar, close);
+                reference = reference != null ? reference : reference(text.substring(dollar + 2, close), dollar);
                 if (reference != null) {
                     segments.add(reference);
                 }
@@ -115,6 +124,69 @@ public final class TemplateSyntax {
         }
     }
 
+    /**
+     * The reference written at {@code text[dollar, close]} when it is well formed and allowed here,
+     * read in place; {@code null} otherwise, and then {@link #reference} says what is wrong.
+     */
+    private Reference wellFormed(int dollar, int close) {
+        int start = dollar + 2;
+        int colon = text.indexOf(':', start);
+        if (colon < 0 || colon > close) {
+            return null;
+        }
+        Kind kind = kind(text, start, colon);
+        if (kind == null || !allowed.contains(kind)) {
+            return null;
+        }
+        int second = text.indexOf(':', colon + 1);
+        boolean twoArguments = second >= 0 && second < close;
+        if (twoArguments != (kind == Kind.SEAT) || !ARGUMENT.matches(text, colon + 1, twoArguments ? second : close)) {
+            return null;
+        }
+        int column = dollar + 1;
+        return switch (kind) {
+            case DIR -> new Reference.Dir(text.substring(colon + 1, close), column);
+            case SECRET -> new Reference.Secret(text.substring(colon + 1, close), column);
+            case SEAT -> {
+                int port = port(second + 1, close);
+                yield port > 0 && Patterns.NAME.matches(text, colon + 1, second)
+                        ? new Reference.Seat(text.substring(colon + 1, second), port, column) : null;
+            }
+            case NODE -> {
+                for (Reference.NodeFactName fact : NODE_FACT_VALUES) {
+                    if (is(fact.token(), colon + 1, close)) {
+                        yield new Reference.NodeFact(fact, column);
+                    }
+                }
+                yield null;
+            }
+            case MODULE -> {
+                for (Reference.ModuleFactName fact : MODULE_FACT_VALUES) {
+                    if (is(fact.token(), colon + 1, close)) {
+                        yield new Reference.ModuleFact(fact, column);
+                    }
+                }
+                yield null;
+            }
+        };
+    }
+
+    /** The port written at {@code text[from, to)}: 1–65535 without leading zeros, or -1. */
+    private int port(int from, int to) {
+        if (!PORT.matches(text, from, to)) {
+            return -1;
+        }
+        int port = 0;
+        for (int i = from; i < to; i++) {
+            port = port * 10 + text.charAt(i) - '0';
+        }
+        return port <= 65535 ? port : -1;
+    }
+
+    private boolean is(String token, int from, int to) {
+        return token.length() == to - from && text.startsWith(token, from);
+    }
+
     private Reference reference(String body, int index) {
         if (body.isEmpty()) {
             return problem("template-syntax", index, "empty reference \"${}\"; write ${kind:argument}, e.g. ${dir:data},"
@@ -129,7 +201,7 @@ public final class TemplateSyntax {
             return problem("template-syntax", index, "the reference \"" + written(body) + "\" has no kind; write "
                     + "${kind:argument} with kind one of " + String.join(", ", KINDS));
         }
-        Kind kind = kind(body, colon < 0 ? body.length() : colon);
+        Kind kind = kind(body, 0, colon < 0 ? body.length() : colon);
         if (kind == null) {
             String kindToken = colon < 0 ? body : body.substring(0, colon);
             Problem problem = Problem.error("template-unknown-kind", "unknown reference kind \"" + kindToken + "\" in \""
@@ -177,11 +249,11 @@ public final class TemplateSyntax {
         };
     }
 
-    /** The kind named by {@code body[0, end)}, compared in place. */
-    private static Kind kind(String body, int end) {
+    /** The kind named by {@code text[from, to)}, compared in place. */
+    private static Kind kind(String text, int from, int to) {
         for (Kind kind : KIND_VALUES) {
             String token = kind.token();
-            if (token.length() == end && body.startsWith(token)) {
+            if (token.length() == to - from && text.startsWith(token, from)) {
                 return kind;
             }
         }
