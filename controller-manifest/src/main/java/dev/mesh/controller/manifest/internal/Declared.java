@@ -19,12 +19,19 @@ final class Declared {
      */
     record Use(String name, String user, Json node, String pointer, String key) {
         Location location(Checks checks) {
+            return new Spot(node, pointer, key).location(checks);
+        }
+    }
+
+    /** Where a value is, kept cheaply: its location is made only when a problem names it. */
+    record Spot(Json node, String pointer, String key) {
+        Location location(Checks checks) {
             return checks.at(node, key == null ? pointer : Location.child(pointer, key));
         }
     }
 
     /** Resource id to where it is declared. */
-    final Map<String, Location> resourceIds = new LinkedHashMap<>();
+    final Map<String, Spot> resourceIds = new LinkedHashMap<>();
     /** Resource id to its type word (empty when the type was bad). */
     final Map<String, String> resourceTypes = new LinkedHashMap<>();
     final Map<String, Location> users = new LinkedHashMap<>();
@@ -36,5 +43,5 @@ final class Declared {
     int processes;
 
     /** Resources of one type whose names must be unique, per type. */
-    final Map<String, Map<String, Location>> names = new LinkedHashMap<>();
+    final Map<String, Map<String, Spot>> names = new LinkedHashMap<>();
 }

@@ -104,6 +104,25 @@ final class Fields {
         return items;
     }
 
+    /** An optional array of names of one form; valid names (nearly all) need no pointer. */
+    List<String> names(Json.Obj object, String pointer, String key, String owner, String what, Form form, String rule) {
+        Json.Member member = object.members().get(key);
+        if (member == null) {
+            return List.of();
+        }
+        if (member.value() instanceof Json.Arr array) {
+            List<String> names = new ArrayList<>(array.items().size());
+            for (Json item : array.items()) {
+                if (!(item instanceof Json.Str name && form.matches(name.value()))) {
+                    return list(object, pointer, key, owner, what, (n, p) -> checks.matching(n, p, what, form, rule));
+                }
+                names.add(name.value());
+            }
+            return names;
+        }
+        return list(object, pointer, key, owner, what, (n, p) -> checks.matching(n, p, what, form, rule));
+    }
+
     /** A process's or container's {@code run}: templates of every kind; a process needs at least one. */
     List<Template> run(Json.Obj object, String pointer, boolean required, String owner) {
         Json node = checks.member(object, pointer, "run", required, owner,

@@ -113,8 +113,7 @@ public final class ManifestReader {
                 Patterns.ACCOUNT, "a user resource's name, or \"root\"");
         Boolean prepares = fields.get(object, "", "prepares", false, owner, "true or false",
                 (n, p) -> checks.bool(n, p, "\"prepares\""));
-        List<String> tools = fields.list(object, "", "tools", owner, "tool",
-                (n, p) -> checks.matching(n, p, "tool name", Patterns.NAME, Patterns.NAME_RULE));
+        List<String> tools = fields.names(object, "", "tools", owner, "tool name", Patterns.NAME, Patterns.NAME_RULE);
         List<Resource> resources = fields.get(object, "", "resources", false, owner, "",
                 (n, p) -> new ResourceReader(checks, fields, declared).read(n, p));
         List<Artifact> artifacts = fields.get(object, "", "build", false, owner, "", this::build);

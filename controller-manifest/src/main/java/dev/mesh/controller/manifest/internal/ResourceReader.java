@@ -67,9 +67,11 @@ final class ResourceReader {
                 Patterns.NAME_RULE);
         String type = fields.word(object, pointer, "type", true, "this resource", "resource type", TYPES);
         if (id != null) {
-            Location here = checks.at(object.members().get("id").value(), child(pointer, "id"));
-            Location first = declared.resourceIds.putIfAbsent(id, here);
-            if (first != null) {
+            Declared.Spot spot = new Declared.Spot(object.members().get("id").value(), pointer, "id");
+            Declared.Spot firstSpot = declared.resourceIds.putIfAbsent(id, spot);
+            if (firstSpot != null) {
+                Location here = spot.location(checks);
+                Location first = firstSpot.location(checks);
                 checks.add(Problem.error("duplicate-id", "the resource id \"" + id + "\" is used twice (first at "
                         + first.pointer() + ", line " + first.line() + "); resource ids are unique in a manifest, "
                         + "rename one", here).withRelated(List.of(first)));
@@ -134,8 +136,8 @@ final class ResourceReader {
         List<Template> run = fields.run(object, pointer, true, what);
         String user = userName(object, pointer, "user", true, what);
         Map<String, Template> env = fields.env(object, pointer, what);
-        List<String> replaces = fields.list(object, pointer, "replaces", what, "container name",
-                (n, p) -> checks.matching(n, p, "container name", Patterns.CONTAINER, Patterns.CONTAINER_RULE));
+        List<String> replaces = fields.names(object, pointer, "replaces", what, "container name", Patterns.CONTAINER,
+                Patterns.CONTAINER_RULE);
         named("process", name, object, pointer);
         return checks.count() == before
                 ? new Resource.Process(id, name, artifact, run, user, env, replaces, at) : null;
@@ -188,14 +190,16 @@ final class ResourceReader {
         if (name == null) {
             return;
         }
-        Map<String, Location> seen = declared.names.get(type);
+        Map<String, Declared.Spot> seen = declared.names.get(type);
         if (seen == null) {
             seen = new LinkedHashMap<>();
             declared.names.put(type, seen);
         }
-        Location here = checks.at(object.members().get("name").value(), child(pointer, "name"));
-        Location first = seen.putIfAbsent(name, here);
-        if (first != null) {
+        Declared.Spot spot = new Declared.Spot(object.members().get("name").value(), pointer, "name");
+        Declared.Spot firstSpot = seen.putIfAbsent(name, spot);
+        if (firstSpot != null) {
+            Location here = spot.location(checks);
+            Location first = firstSpot.location(checks);
             checks.add(Problem.error("duplicate-name", "two " + type + " resources are named \"" + name + "\" (the "
                     + "first at " + first.pointer() + ", line " + first.line() + "); " + type + " names are unique in "
                     + "a manifest, rename one", here).withRelated(List.of(first)));
