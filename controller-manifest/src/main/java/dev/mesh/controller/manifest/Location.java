@@ -36,6 +36,14 @@ public record Location(String file, String pointer, int line, int column) {
     }
 
     /**
+     * @param newPointer the pointer of the same place
+     * @return a copy with that pointer
+     */
+    public Location withPointer(String newPointer) {
+        return new Location(file, newPointer, line, column);
+    }
+
+    /**
      * Appends a reference token to this location's pointer, escaping {@code ~} and {@code /} as
      * RFC 6901 requires. Line and column are kept: the caller replaces them when it knows better.
      *

@@ -79,9 +79,11 @@ final class JsonReader {
                     + "is not a manifest", at(parser.currentLocation())));
             return null;
         } catch (JacksonException e) {
+            // The pointer of the value the parser was reading says where in the structure it broke.
+            String pointer = parser.streamReadContext().pathAsPointer().toString();
             problems.add(Problem.error("json-syntax", "not valid JSON: " + describe(e)
                     + "; fix the JSON syntax at this position",
-                    at(e.getLocation() == null ? parser.currentLocation() : e.getLocation())));
+                    at(e.getLocation() == null ? parser.currentLocation() : e.getLocation()).withPointer(pointer)));
             return null;
         }
     }
