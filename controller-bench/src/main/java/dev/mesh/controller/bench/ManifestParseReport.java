@@ -3,6 +3,7 @@ package dev.mesh.controller.bench;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -28,10 +29,17 @@ public final class ManifestParseReport {
             System.err.println("usage: ManifestParseReport JMH_RESULT.json  (run JMH with -rf json -rff JMH_RESULT.json)");
             System.exit(2);
         }
-        JsonNode results = JsonMapper.builder().build().readTree(Path.of(args[0]).toFile());
-        Score floor = score(results, "readTree", args[0]);
-        Score parser = score(results, "parseAndValidate", args[0]);
-        print(floor, parser, System.out);
+        try {
+            JsonNode results = JsonMapper.builder().build().readTree(Path.of(args[0]).toFile());
+            Score floor = score(results, "readTree", args[0]);
+            Score parser = score(results, "parseAndValidate", args[0]);
+            print(floor, parser, System.out);
+        } catch (JacksonException | IllegalArgumentException e) {
+            String reason = e instanceof JacksonException jackson ? jackson.getOriginalMessage() : e.getMessage();
+            System.err.println("ManifestParseReport: cannot read " + args[0] + ": " + reason
+                    + " (run JMH with -rf json -rff " + args[0] + " first)");
+            System.exit(1);
+        }
     }
 
     private static Score score(JsonNode results, String method, String file) {
