@@ -1,0 +1,54 @@
+package dev.mesh.controller.core;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Canonical JSON: keys sorted at every level, lists in the order the values give them, no
+ * insignificant whitespace. Equal values give equal bytes, so digests of them are stable.
+ *
+ * <p>Thread-safe.
+ */
+public final class CanonicalJson {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder()
+            .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+            // Record components are creator properties, which Jackson otherwise writes first, unsorted.
+            .disable(MapperFeature.SORT_CREATOR_PROPERTIES_FIRST)
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .build();
+
+    private CanonicalJson() {
+    }
+
+    /**
+     * @param value a record, list, map or scalar
+     * @return its canonical UTF-8 bytes
+     */
+    public static byte[] bytes(Object value) {
+        return MAPPER.writeValueAsBytes(value);
+    }
+
+    /**
+     * @param value a record, list, map or scalar
+     * @return {@code sha256:} and the lower-case hex digest of its canonical bytes
+     */
+    public static String digest(Object value) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(bytes(value));
+            return "sha256:" + HexFormat.of().formatHex(hash);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform provides SHA-256", e);
+        }
+    }
+
+    /** @return the canonical text of {@code value} */
+    public static String text(Object value) {
+        return new String(bytes(value), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.mesh.controller.core;
+
+import dev.mesh.controller.manifest.Location;
+import dev.mesh.controller.manifest.Manifest;
+import dev.mesh.controller.manifest.Problem;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Composes every node's {@link Declaration} from the manifests of the modules assigned to it
+ * (DESIGN.md section 5). A pure function: the same mesh, in any order, gives the same
+ * declarations, byte for byte. A node whose templates cannot all be resolved, or whose modules
+ * conflict, gets no declaration but its problems; the other nodes still compose.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class Composer {
+
+    private Composer() {
+    }
+
+    /**
+     * @param mesh nodes, manifests, assignments and layout
+     * @return the declarations of the nodes that composed, and every problem
+     */
+    public static Composition compose(Mesh mesh) {
+        Map<String, Manifest> modules = mesh.modulesByName();
+        Map<String, Node> nodes = new TreeMap<>();
+        mesh.nodes().forEach(node -> nodes.put(node.name(), node));
+        List<Problem> problems = new ArrayList<>(unknownNames(mesh, nodes, modules));
+        Seating seating = Seating.of(nodes.values(), modules, mesh.assignments());
+        problems.addAll(seating.conflicts());
+
+        Map<String, Set<String>> assigned = new TreeMap<>();
+        mesh.assignments().forEach(a -> assigned.computeIfAbsent(a.node(), n -> new TreeSet<>()).add(a.module()));
+        List<Declaration> declarations = new ArrayList<>();
+        for (Node node : nodes.values()) {
+            List<Manifest> onNode = assigned.getOrDefault(node.name(), Set.of()).stream()
+                    .map(modules::get).filter(m -> m != null).toList();
+            NodeDeclaration composed = new NodeDeclaration(node, seating, mesh.layout());
+            onNode.forEach(composed::add);
+            if (composed.problems().isEmpty()) {
+                declarations.add(composed.declaration(seating.heldBy(node)));
+            }
+            problems.addAll(composed.problems());
+        }
+        problems.sort(Comparator.comparing((Problem p) -> p.location().file())
+                .thenComparing(p -> p.location().pointer()).thenComparing(Problem::message));
+        return new Composition(declarations, problems);
+    }
+
+    private static List<Problem> unknownNames(Mesh mesh, Map<String, Node> nodes, Map<String, Manifest> modules) {
+        List<Problem> problems = new ArrayList<>();
+        for (int i = 0; i < mesh.assignments().size(); i++) {
+            Assignment assignment = mesh.assignments().get(i);
+            Location at = new Location("<mesh>", "/assignments/" + i, 0, 0);
+            if (!nodes.containsKey(assignment.node())) {
+                problems.add(Problem.error("unknown-node", "the assignment of " + assignment.module() + " names the "
+                        + "node \"" + assignment.node() + "\", which the mesh does not have; add the node or fix the "
+                        + "name", at));
+            }
+            if (!modules.containsKey(assignment.module())) {
+                problems.add(Problem.error("unknown-module", "the assignment to " + assignment.node() + " names the "
+                        + "module \"" + assignment.module() + "\", which the mesh does not have; push its manifest "
+                        + "or fix the name", at));
+            }
+        }
+        return problems;
+    }
+}
