@@ -33,6 +33,7 @@ public final class Composer {
         Map<String, Node> nodes = new TreeMap<>();
         mesh.nodes().forEach(node -> nodes.put(node.name(), node));
         List<Problem> problems = new ArrayList<>(unknownNames(mesh, nodes, modules));
+        problems.addAll(slugConflicts(modules));
         Seating seating = Seating.of(nodes.values(), modules, mesh.assignments());
         problems.addAll(seating.conflicts());
 
@@ -52,6 +53,22 @@ public final class Composer {
         problems.sort(Comparator.comparing((Problem p) -> p.location().file())
                 .thenComparing(p -> p.location().pointer()).thenComparing(Problem::message));
         return new Composition(declarations, problems);
+    }
+
+    /** Slugs are unique in the mesh (DESIGN.md section 3). */
+    private static List<Problem> slugConflicts(Map<String, Manifest> modules) {
+        List<Problem> problems = new ArrayList<>();
+        Map<String, Manifest> bySlug = new TreeMap<>();
+        for (Manifest manifest : modules.values()) {
+            Manifest first = bySlug.putIfAbsent(manifest.slug(), manifest);
+            if (first != null) {
+                problems.add(Problem.error("slug-conflict", "modules " + first.module() + " and " + manifest.module()
+                        + " both have the slug \"" + manifest.slug() + "\"; slugs are unique in the mesh, give one "
+                        + "of them another \"slug\"", Location.of("<mesh>").withPointer("/modules/" + manifest.module()))
+                        .withRelated(List.of(Location.of("<mesh>").withPointer("/modules/" + first.module()))));
+            }
+        }
+        return problems;
     }
 
     private static List<Problem> unknownNames(Mesh mesh, Map<String, Node> nodes, Map<String, Manifest> modules) {

@@ -103,6 +103,12 @@ final class NodeDeclaration {
         Declaration.Artifact artifact = manifest.artifact(process.artifact())
                 .map(a -> new Declaration.Artifact(module, a.name(), a.system()))
                 .orElseThrow(() -> new IllegalStateException("a parsed manifest names only declared artifacts"));
+        if (!artifact.system().equals(node.system())) {
+            problems.add(Problem.error("system-mismatch", "node " + node.name() + " runs " + node.system()
+                    + ", but process \"" + process.name() + "\" of module " + module + " runs the artifact "
+                    + artifact.name() + ", which is built for " + artifact.system() + "; assign the module to a "
+                    + artifact.system() + " node, or build the artifact for " + node.system(), process.location()));
+        }
         Declaration.Preparation prepare = manifest.prepares()
                 ? new Declaration.Preparation(List.of(run.getFirst(), "prepare"), process.user(), env) : null;
         Sourced<Declaration.Process> first = processes.putIfAbsent(process.name(), new Sourced<>(

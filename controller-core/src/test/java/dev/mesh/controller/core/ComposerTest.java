@@ -131,4 +131,33 @@ class ComposerTest {
         assertThat(text.indexOf("\"processes\"")).isLessThan(text.indexOf("\"revision\""));
         assertThat(CanonicalJson.digest(alpha.withRevision(""))).isEqualTo(alpha.revision());
     }
+
+    @Test
+    void compose_artifactForAnotherSystem_blocksTheNodeNamingBoth() throws IOException {
+        Node arm = new Node("gamma", "10.0.0.3", "debian-12-arm64");
+
+        Composition composition = Composer.compose(new Mesh(List.of(ALPHA, BETA, arm), examples(), assignments(),
+                Layout.DEFAULT));
+
+        assertThat(composition.declarations()).extracting(Declaration::node).containsExactly("alpha", "beta");
+        assertThat(composition.problems()).extracting(Problem::code).containsOnly("system-mismatch");
+        assertThat(composition.problems()).first().extracting(Problem::message).asString()
+                .contains("node gamma runs debian-12-arm64").contains("built for debian-12");
+    }
+
+    @Test
+    void compose_twoModulesWithOneSlug_isAConflict() throws IOException {
+        Manifest sameSlug = Manifest.parse("{\"module\": \"store-two\", \"slug\": \"store\", \"version\": \"1\"}");
+        List<Manifest> modules = new ArrayList<>(examples());
+        modules.add(sameSlug);
+
+        Composition composition = Composer.compose(new Mesh(List.of(ALPHA, BETA, GAMMA), modules, assignments(),
+                Layout.DEFAULT));
+
+        assertThat(composition.problems()).singleElement().satisfies(p -> {
+            assertThat(p.code()).isEqualTo("slug-conflict");
+            assertThat(p.message()).isEqualTo("modules mesh-store and store-two both have the slug \"store\"; "
+                    + "slugs are unique in the mesh, give one of them another \"slug\"");
+        });
+    }
 }
