@@ -1,0 +1,159 @@
+package dev.mesh.controller.core;
+
+import dev.mesh.controller.manifest.Manifest;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Plans the mesh (DESIGN.md section 6): a pure function of the mesh, what each node last
+ * acknowledged and which artifacts are built. No side effects; identical inputs give a
+ * byte-identical plan.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class Planner {
+
+    private Planner() {
+    }
+
+    /**
+     * @param mesh nodes, manifests, assignments and layout
+     * @param acknowledged each node's last acknowledged declaration; a node missing here has none
+     * @param built ids of builds already done ({@code build:MODULE@VERSION/ARTIFACT})
+     * @return the composition and the plan
+     */
+    public static Planning plan(Mesh mesh, Map<String, Declaration> acknowledged, Set<String> built) {
+        Composition composition = Composer.compose(mesh);
+        Map<String, Manifest> modules = mesh.modulesByName();
+        Seating seating = Seating.of(mesh.nodes(), modules, mesh.assignments());
+        List<Plan.Change> changes = new ArrayList<>();
+        List<Plan.Orphan> orphans = new ArrayList<>();
+        for (Declaration declaration : composition.declarations()) {
+            NodeChanges node = NodeChanges.of(acknowledged.get(declaration.node()), declaration);
+            changes.addAll(node.changes());
+            orphans.addAll(node.orphans());
+        }
+        Map<String, Plan.Build> builds = builds(composition, modules, changes, built);
+        List<Plan.Change> linked = new Requirements(mesh, modules, seating, composition, changes, builds).link();
+        return new Planning(composition, new Plan(Plan.FORMAT, inputs(mesh, acknowledged), linked,
+                List.copyOf(builds.values()), orphans, summary(linked, builds.size())));
+    }
+
+    /** Each artifact a start, restart or preparation runs, once per (module, version, artifact), unless built. */
+    private static Map<String, Plan.Build> builds(Composition composition, Map<String, Manifest> modules,
+            List<Plan.Change> changes, Set<String> built) {
+        Map<String, List<String>> nodesByBuild = new TreeMap<>();
+        Map<String, Plan.Build> builds = new TreeMap<>();
+        for (Declaration declaration : composition.declarations()) {
+            for (Declaration.Process process : declaration.processes()) {
+                String processId = NodeChanges.id(declaration.node(), "process", process.name());
+                boolean runs = changes.stream().anyMatch(c -> c.id().equals(processId)
+                        && (c.actions().contains("start") || c.actions().contains("restart")));
+                Manifest manifest = modules.get(process.module());
+                String id = buildId(manifest, process.artifact());
+                if (runs && !built.contains(id)) {
+                    nodesByBuild.computeIfAbsent(id, k -> new ArrayList<>()).add(declaration.node());
+                    builds.put(id, new Plan.Build(id, manifest.module(), manifest.version(),
+                            process.artifact().name(), process.artifact().system(), List.of()));
+                }
+            }
+        }
+        builds.replaceAll((id, b) -> new Plan.Build(id, b.module(), b.version(), b.artifact(), b.system(),
+                nodesByBuild.get(id).stream().distinct().sorted().toList()));
+        return builds;
+    }
+
+    static String buildId(Manifest manifest, Declaration.Artifact artifact) {
+        return "build:" + manifest.module() + "@" + manifest.version() + "/" + artifact.name();
+    }
+
+    private static Map<String, String> inputs(Mesh mesh, Map<String, Declaration> acknowledged) {
+        Map<String, String> versions = new TreeMap<>();
+        mesh.modules().forEach(m -> versions.put(m.module(), m.version()));
+        List<Node> nodes = mesh.nodes().stream().sorted(java.util.Comparator.comparing(Node::name)).toList();
+        List<Assignment> assignments = mesh.assignments().stream().sorted(java.util.Comparator
+                .comparing(Assignment::node).thenComparing(Assignment::module)).toList();
+        Map<String, String> inputs = new TreeMap<>();
+        inputs.put("mesh", CanonicalJson.digest(List.of(nodes, versions, assignments, mesh.layout())));
+        acknowledged.forEach((node, declaration) -> inputs.put("acknowledged/" + node, declaration.revision()));
+        return inputs;
+    }
+
+    private static Map<String, Integer> summary(List<Plan.Change> changes, int builds) {
+        Map<String, Integer> summary = new TreeMap<>();
+        for (Plan.Change change : changes) {
+            summary.merge(change.actions().getFirst(), 1, Integer::sum);
+        }
+        if (builds > 0) {
+            summary.put("build", builds);
+        }
+        return summary;
+    }
+
+    /** Adds what changes wait for beyond their node: builds, and the seat holders' processes. */
+    private record Requirements(Mesh mesh, Map<String, Manifest> modules, Seating seating, Composition composition,
+            List<Plan.Change> changes, Map<String, Plan.Build> builds) {
+
+        List<Plan.Change> link() {
+            List<Plan.Change> linked = new ArrayList<>();
+            for (Plan.Change change : changes) {
+                linked.add(extra(change).isEmpty() ? change : new Plan.Change(change.id(), change.node(),
+                        change.actions(), change.reason(), merged(change.requires(), extra(change))));
+            }
+            return linked;
+        }
+
+        private List<String> extra(Plan.Change change) {
+            Declaration.Process process = process(change);
+            if (process == null || change.actions().contains("stop")) {
+                return List.of();
+            }
+            List<String> extra = new ArrayList<>();
+            String build = buildId(modules.get(process.module()), process.artifact());
+            if (builds.containsKey(build)) {
+                extra.add(build);
+            }
+            Node node = mesh.nodes().stream().filter(n -> n.name().equals(change.node())).findFirst().orElseThrow();
+            for (String seat : modules.get(process.module()).requirements()) {
+                seating.holder(seat, node).ifPresent(holder -> holderStarts(holder.node(), seat, change.id())
+                        .forEach(extra::add));
+            }
+            return extra;
+        }
+
+        /** The start or restart changes of the processes of the modules holding {@code seat} on {@code node}. */
+        private List<String> holderStarts(String node, String seat, String self) {
+            return changes.stream()
+                    .filter(c -> c.node().equals(node) && c.id().startsWith(node + "/process:")
+                            && !c.id().equals(self) && !c.actions().contains("stop"))
+                    .filter(c -> {
+                        Declaration.Process holder = process(c);
+                        return holder != null && modules.get(holder.module()).claims().stream()
+                                .anyMatch(claim -> claim.name().equals(seat));
+                    })
+                    .map(Plan.Change::id).toList();
+        }
+
+        /** The declared process a process or preparation change is about, or null. */
+        private Declaration.Process process(Plan.Change change) {
+            int colon = change.id().indexOf(':');
+            String kind = change.id().substring(change.node().length() + 1, colon);
+            if (!kind.equals("process") && !kind.equals("prepare")) {
+                return null;
+            }
+            String name = change.id().substring(colon + 1);
+            return composition.declarations().stream().filter(d -> d.node().equals(change.node()))
+                    .flatMap(d -> d.processes().stream()).filter(p -> p.name().equals(name)).findFirst().orElse(null);
+        }
+
+        private static List<String> merged(List<String> first, List<String> second) {
+            Set<String> all = new LinkedHashSet<>(first);
+            all.addAll(second);
+            return List.copyOf(all);
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package dev.mesh.controller.core;
+
+/**
+ * A plan with the composition it was computed from (whose problems explain the nodes that got
+ * no changes).
+ *
+ * @param composition the declarations and problems of the mesh
+ * @param plan the changes and builds
+ */
+public record Planning(Composition composition, Plan plan) {
+}
