@@ -46,13 +46,15 @@ public final class Planner {
     /** Each artifact a start, restart or preparation runs, once per (module, version, artifact), unless built. */
     private static Map<String, Plan.Build> builds(Composition composition, Map<String, Manifest> modules,
             List<Plan.Change> changes, Set<String> built) {
+        Map<String, Plan.Change> byId = new java.util.HashMap<>();
+        changes.forEach(change -> byId.put(change.id(), change));
         Map<String, List<String>> nodesByBuild = new TreeMap<>();
         Map<String, Plan.Build> builds = new TreeMap<>();
         for (Declaration declaration : composition.declarations()) {
             for (Declaration.Process process : declaration.processes()) {
-                String processId = NodeChanges.id(declaration.node(), "process", process.name());
-                boolean runs = changes.stream().anyMatch(c -> c.id().equals(processId)
-                        && (c.actions().contains("start") || c.actions().contains("restart")));
+                Plan.Change change = byId.get(NodeChanges.id(declaration.node(), "process", process.name()));
+                boolean runs = change != null
+                        && (change.actions().contains("start") || change.actions().contains("restart"));
                 Manifest manifest = modules.get(process.module());
                 String id = buildId(manifest, process.artifact());
                 if (runs && !built.contains(id)) {
@@ -95,14 +97,43 @@ public final class Planner {
     }
 
     /** Adds what changes wait for beyond their node: builds, and the seat holders' processes. */
-    private record Requirements(Mesh mesh, Map<String, Manifest> modules, Seating seating, Composition composition,
-            List<Plan.Change> changes, Map<String, Plan.Build> builds) {
+    private static final class Requirements {
+
+        private final Map<String, Manifest> modules;
+        private final Seating seating;
+        private final List<Plan.Change> changes;
+        private final Map<String, Plan.Build> builds;
+        private final Map<String, Node> nodes = new java.util.HashMap<>();
+        /** Node name → process name → its declaration. */
+        private final Map<String, Map<String, Declaration.Process>> processes = new java.util.HashMap<>();
+        /** Node name → the start or restart changes of its processes. */
+        private final Map<String, List<Plan.Change>> starts = new java.util.HashMap<>();
+
+        Requirements(Mesh mesh, Map<String, Manifest> modules, Seating seating, Composition composition,
+                List<Plan.Change> changes, Map<String, Plan.Build> builds) {
+            this.modules = modules;
+            this.seating = seating;
+            this.changes = changes;
+            this.builds = builds;
+            mesh.nodes().forEach(node -> nodes.put(node.name(), node));
+            for (Declaration declaration : composition.declarations()) {
+                Map<String, Declaration.Process> byName = new java.util.HashMap<>();
+                declaration.processes().forEach(process -> byName.put(process.name(), process));
+                processes.put(declaration.node(), byName);
+            }
+            for (Plan.Change change : changes) {
+                if (kind(change).equals("process") && !change.actions().contains("stop")) {
+                    starts.computeIfAbsent(change.node(), n -> new ArrayList<>()).add(change);
+                }
+            }
+        }
 
         List<Plan.Change> link() {
-            List<Plan.Change> linked = new ArrayList<>();
+            List<Plan.Change> linked = new ArrayList<>(changes.size());
             for (Plan.Change change : changes) {
-                linked.add(extra(change).isEmpty() ? change : new Plan.Change(change.id(), change.node(),
-                        change.actions(), change.reason(), merged(change.requires(), extra(change))));
+                List<String> extra = extra(change);
+                linked.add(extra.isEmpty() ? change : new Plan.Change(change.id(), change.node(),
+                        change.actions(), change.reason(), merged(change.requires(), extra)));
             }
             return linked;
         }
@@ -117,7 +148,7 @@ public final class Planner {
             if (builds.containsKey(build)) {
                 extra.add(build);
             }
-            Node node = mesh.nodes().stream().filter(n -> n.name().equals(change.node())).findFirst().orElseThrow();
+            Node node = nodes.get(change.node());
             for (String seat : modules.get(process.module()).requirements()) {
                 seating.holder(seat, node).ifPresent(holder -> holderStarts(holder.node(), seat, change.id())
                         .forEach(extra::add));
@@ -127,9 +158,8 @@ public final class Planner {
 
         /** The start or restart changes of the processes of the modules holding {@code seat} on {@code node}. */
         private List<String> holderStarts(String node, String seat, String self) {
-            return changes.stream()
-                    .filter(c -> c.node().equals(node) && c.id().startsWith(node + "/process:")
-                            && !c.id().equals(self) && !c.actions().contains("stop"))
+            return starts.getOrDefault(node, List.of()).stream()
+                    .filter(c -> !c.id().equals(self))
                     .filter(c -> {
                         Declaration.Process holder = process(c);
                         return holder != null && modules.get(holder.module()).claims().stream()
@@ -140,14 +170,16 @@ public final class Planner {
 
         /** The declared process a process or preparation change is about, or null. */
         private Declaration.Process process(Plan.Change change) {
-            int colon = change.id().indexOf(':');
-            String kind = change.id().substring(change.node().length() + 1, colon);
+            String kind = kind(change);
             if (!kind.equals("process") && !kind.equals("prepare")) {
                 return null;
             }
-            String name = change.id().substring(colon + 1);
-            return composition.declarations().stream().filter(d -> d.node().equals(change.node()))
-                    .flatMap(d -> d.processes().stream()).filter(p -> p.name().equals(name)).findFirst().orElse(null);
+            String name = change.id().substring(change.id().indexOf(':') + 1);
+            return processes.getOrDefault(change.node(), Map.of()).get(name);
+        }
+
+        private static String kind(Plan.Change change) {
+            return change.id().substring(change.node().length() + 1, change.id().indexOf(':'));
         }
 
         private static List<String> merged(List<String> first, List<String> second) {

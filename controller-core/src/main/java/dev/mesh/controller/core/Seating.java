@@ -39,10 +39,22 @@ public final class Seating {
     private final Set<String> contested;
     private final List<Problem> conflicts;
 
+    /** Seat → node name → the first holding there, for look-ups from a node. */
+    private final Map<String, Map<String, Holding>> byNode = new java.util.HashMap<>();
+    /** Node name → the seats it holds, sorted. */
+    private final Map<String, List<String>> seatsOf = new java.util.HashMap<>();
+
     private Seating(Map<String, List<Holding>> holdings, Set<String> contested, List<Problem> conflicts) {
         this.holdings = holdings;
         this.contested = Set.copyOf(contested);
         this.conflicts = List.copyOf(conflicts);
+        holdings.forEach((seat, held) -> held.forEach(h -> {
+            byNode.computeIfAbsent(seat, s -> new java.util.HashMap<>()).putIfAbsent(h.node().name(), h);
+            List<String> seats = seatsOf.computeIfAbsent(h.node().name(), n -> new ArrayList<>());
+            if (seats.isEmpty() || !seats.getLast().equals(seat)) {
+                seats.add(seat);
+            }
+        }));
     }
 
     /**
@@ -93,10 +105,13 @@ public final class Seating {
         if (contested.contains(seat) || contested.contains(seat + "@" + from.name())) {
             return Optional.empty();
         }
-        return holdings.getOrDefault(seat, List.of()).stream()
-                .filter(h -> h.claim().scope() == Scope.MESH || h.node().name().equals(from.name()))
-                .findFirst()
-                .map(h -> new SeatHolder(h.node().name(), h.node().address()));
+        List<Holding> held = holdings.getOrDefault(seat, List.of());
+        if (held.isEmpty()) {
+            return Optional.empty();
+        }
+        Holding holding = held.getFirst().claim().scope() == Scope.MESH ? held.getFirst()
+                : byNode.get(seat).get(from.name());
+        return Optional.ofNullable(holding).map(h -> new SeatHolder(h.node().name(), h.node().address()));
     }
 
     /**
@@ -129,10 +144,7 @@ public final class Seating {
      * @return the seats that node holds, sorted
      */
     public List<String> heldBy(Node node) {
-        return holdings.entrySet().stream()
-                .filter(e -> e.getValue().stream().anyMatch(h -> h.node().name().equals(node.name())))
-                .map(Map.Entry::getKey)
-                .toList();
+        return List.copyOf(seatsOf.getOrDefault(node.name(), List.of()));
     }
 
     /** @return every conflict, by seat name, each naming both claims (the second located, the first related) */
