@@ -38,7 +38,8 @@ public final class Planner {
             orphans.addAll(node.orphans());
         }
         Map<String, Plan.Build> builds = builds(composition, modules, changes, built);
-        List<Plan.Change> linked = new Requirements(mesh, modules, seating, composition, changes, builds).link();
+        List<Plan.Change> linked = ordered(new Requirements(mesh, modules, seating, composition, changes, builds)
+                .link());
         return new Planning(composition, new Plan(Plan.FORMAT, inputs(mesh, acknowledged), linked,
                 List.copyOf(builds.values()), orphans, summary(linked, builds.size())));
     }
@@ -67,6 +68,37 @@ public final class Planner {
         builds.replaceAll((id, b) -> new Plan.Build(id, b.module(), b.version(), b.artifact(), b.system(),
                 nodesByBuild.get(id).stream().distinct().sorted().toList()));
         return builds;
+    }
+
+    /**
+     * Keeps the step order, except that a change moves after the changes of its own node that it
+     * requires (a process that needs a seat held on its own node starts after the holder's). A
+     * cycle keeps the step order for what remains of it.
+     */
+    private static List<Plan.Change> ordered(List<Plan.Change> changes) {
+        Map<String, List<Plan.Change>> byNode = new java.util.LinkedHashMap<>();
+        changes.forEach(change -> byNode.computeIfAbsent(change.node(), n -> new ArrayList<>()).add(change));
+        List<Plan.Change> ordered = new ArrayList<>(changes.size());
+        byNode.values().forEach(node -> ordered.addAll(topological(node)));
+        return ordered;
+    }
+
+    private static List<Plan.Change> topological(List<Plan.Change> changes) {
+        Set<String> ids = new java.util.HashSet<>();
+        changes.forEach(change -> ids.add(change.id()));
+        List<Plan.Change> pending = new ArrayList<>(changes);
+        Set<String> placed = new java.util.HashSet<>();
+        List<Plan.Change> ordered = new ArrayList<>(changes.size());
+        while (!pending.isEmpty()) {
+            Plan.Change next = pending.stream()
+                    .filter(c -> c.requires().stream().map(r -> r.replace("#healthy", ""))
+                            .allMatch(r -> !ids.contains(r) || placed.contains(r)))
+                    .findFirst().orElse(pending.getFirst());
+            pending.remove(next);
+            placed.add(next.id());
+            ordered.add(next);
+        }
+        return ordered;
     }
 
     static String buildId(Manifest manifest, Declaration.Artifact artifact) {
