@@ -83,22 +83,57 @@ public final class Planner {
         return ordered;
     }
 
+    /** Kahn's algorithm, always taking the earliest ready change, so the step order holds where it can. */
     private static List<Plan.Change> topological(List<Plan.Change> changes) {
-        Set<String> ids = new java.util.HashSet<>();
-        changes.forEach(change -> ids.add(change.id()));
-        List<Plan.Change> pending = new ArrayList<>(changes);
-        Set<String> placed = new java.util.HashSet<>();
+        Map<String, Integer> index = new java.util.HashMap<>();
+        for (int i = 0; i < changes.size(); i++) {
+            index.put(changes.get(i).id(), i);
+        }
+        int[] waiting = new int[changes.size()];
+        List<List<Integer>> dependents = new ArrayList<>(changes.size());
+        changes.forEach(change -> dependents.add(new ArrayList<>()));
+        for (int i = 0; i < changes.size(); i++) {
+            for (String required : changes.get(i).requires()) {
+                Integer before = index.get(required.endsWith("#healthy")
+                        ? required.substring(0, required.length() - "#healthy".length()) : required);
+                if (before != null) {
+                    waiting[i]++;
+                    dependents.get(before).add(i);
+                }
+            }
+        }
+        java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>();
+        for (int i = 0; i < changes.size(); i++) {
+            if (waiting[i] == 0) {
+                ready.add(i);
+            }
+        }
         List<Plan.Change> ordered = new ArrayList<>(changes.size());
-        while (!pending.isEmpty()) {
-            Plan.Change next = pending.stream()
-                    .filter(c -> c.requires().stream().map(r -> r.replace("#healthy", ""))
-                            .allMatch(r -> !ids.contains(r) || placed.contains(r)))
-                    .findFirst().orElse(pending.getFirst());
-            pending.remove(next);
-            placed.add(next.id());
-            ordered.add(next);
+        boolean[] placed = new boolean[changes.size()];
+        while (ordered.size() < changes.size()) {
+            int next = ready.isEmpty() ? firstUnplaced(placed) : ready.poll();
+            if (placed[next]) {
+                continue;
+            }
+            placed[next] = true;
+            ordered.add(changes.get(next));
+            for (int dependent : dependents.get(next)) {
+                if (--waiting[dependent] == 0) {
+                    ready.add(dependent);
+                }
+            }
         }
         return ordered;
+    }
+
+    /** In a cycle nothing is ready: take the earliest change left. */
+    private static int firstUnplaced(boolean[] placed) {
+        for (int i = 0; i < placed.length; i++) {
+            if (!placed[i]) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("every change is placed");
     }
 
     static String buildId(Manifest manifest, Declaration.Artifact artifact) {
@@ -140,6 +175,8 @@ public final class Planner {
         private final Map<String, Map<String, Declaration.Process>> processes = new java.util.HashMap<>();
         /** Node name → the start or restart changes of its processes. */
         private final Map<String, List<Plan.Change>> starts = new java.util.HashMap<>();
+        /** "NODE SEAT" → the ids of the starts of that seat's holders there. */
+        private final Map<String, List<String>> holderStarts = new java.util.HashMap<>();
 
         Requirements(Mesh mesh, Map<String, Manifest> modules, Seating seating, Composition composition,
                 List<Plan.Change> changes, Map<String, Plan.Build> builds) {
@@ -190,14 +227,15 @@ public final class Planner {
 
         /** The start or restart changes of the processes of the modules holding {@code seat} on {@code node}. */
         private List<String> holderStarts(String node, String seat, String self) {
-            return starts.getOrDefault(node, List.of()).stream()
-                    .filter(c -> !c.id().equals(self))
+            List<String> holders = holderStarts.computeIfAbsent(node + " " + seat, key -> starts
+                    .getOrDefault(node, List.of()).stream()
                     .filter(c -> {
                         Declaration.Process holder = process(c);
                         return holder != null && modules.get(holder.module()).claims().stream()
                                 .anyMatch(claim -> claim.name().equals(seat));
                     })
-                    .map(Plan.Change::id).toList();
+                    .map(Plan.Change::id).toList());
+            return holders.contains(self) ? holders.stream().filter(id -> !id.equals(self)).toList() : holders;
         }
 
         /** The declared process a process or preparation change is about, or null. */
