@@ -31,8 +31,10 @@ final class NodeChanges {
         NodeChanges diff = new NodeChanges(before, after);
         diff.accounts();
         diff.directories();
-        diff.keyed("3-secret", Declaration::secrets, s -> s.module() + "/" + s.name(), "secret");
-        diff.keyed("4-access", Declaration::accesses, a -> a.module() + ":" + a.path(), "access");
+        diff.keyed("3-secret", Declaration::secrets, s -> s.module() + "/" + s.name(), "secret",
+                s -> diff.placing(s.path(), s.owner()));
+        diff.keyed("4-access", Declaration::accesses, a -> a.module() + ":" + a.path(), "access",
+                a -> diff.placing(a.path(), "root"));
         diff.processes();
         diff.containers();
         return diff;
@@ -81,15 +83,24 @@ final class NodeChanges {
                 .forEach(d -> orphans.add(new Plan.Orphan(node, d.module(), d.path())));
     }
 
-    private <T> void keyed(String order, Function<Declaration, List<T>> part, Function<T, String> key, String kind) {
+    private <T> void keyed(String order, Function<Declaration, List<T>> part, Function<T, String> key, String kind,
+            Function<T, List<String>> requires) {
         Map<String, T> old = index(part.apply(before), key);
         for (T item : part.apply(after)) {
             T was = old.get(key.apply(item));
             if (was == null || !was.equals(item)) {
                 add(order, kind, key.apply(item), List.of(was == null ? "create" : "update"),
-                        (was == null ? "new " : "changed ") + kind, List.of());
+                        (was == null ? "new " : "changed ") + kind, requires.apply(item));
             }
         }
+    }
+
+    /** What must exist before a file at {@code path} owned by {@code owner}: its account and directories. */
+    private List<String> placing(String path, String owner) {
+        List<String> ids = new ArrayList<>(accountChange(owner));
+        after.directories().stream().filter(d -> path.startsWith(d.path() + "/"))
+                .map(d -> id(node, "directory", d.path())).filter(this::planned).forEach(ids::add);
+        return ids;
     }
 
     private void processes() {
