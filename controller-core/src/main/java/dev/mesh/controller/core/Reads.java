@@ -1,0 +1,115 @@
+package dev.mesh.controller.core;
+
+import dev.mesh.controller.manifest.Claim;
+import dev.mesh.controller.manifest.Manifest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The read verbs: answers built from a {@link State}, never holding the plan lock. */
+final class Reads {
+
+    private Reads() {
+    }
+
+    static Map<String, Object> status(State state, long epoch) {
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("role", "active");
+        status.put("epoch", epoch);
+        status.put("nodes", state.mesh().nodes().size());
+        status.put("modules", state.mesh().modules().size());
+        status.put("assignments", state.mesh().assignments().size());
+        status.put("plan", state.plan().summary());
+        return status;
+    }
+
+    static Map<String, Object> nodes(State state) {
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        for (Node node : state.mesh().nodes()) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("name", node.name());
+            entry.put("address", node.address());
+            entry.put("system", node.system());
+            entry.put("seats", state.seating().heldBy(node));
+            nodes.add(entry);
+        }
+        return Map.of("nodes", nodes);
+    }
+
+    static Map<String, Object> node(State state, String name) {
+        Node node = state.mesh().nodes().stream().filter(n -> n.name().equals(name)).findFirst()
+                .orElseThrow(() -> new VerbException(VerbException.Code.NOT_FOUND, "there is no node \"" + name
+                        + "\"; nodes report themselves when their host starts", "/name"));
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("node", node);
+        answer.put("modules", state.mesh().assignments().stream().filter(a -> a.node().equals(name))
+                .map(Assignment::module).sorted().toList());
+        answer.put("seats", state.seating().heldBy(node));
+        Declaration acknowledged = state.acknowledged().get(name);
+        answer.put("acknowledged", acknowledged == null ? "" : acknowledged.revision());
+        state.planning().composition().declarations().stream().filter(d -> d.node().equals(name)).findFirst()
+                .ifPresent(declaration -> answer.put("declaration", declaration));
+        answer.put("problems", state.planning().composition().problems().stream()
+                .filter(p -> p.message().contains(name)).toList());
+        return answer;
+    }
+
+    static Map<String, Object> modules(List<Manifest> manifests) {
+        List<Map<String, Object>> modules = new ArrayList<>();
+        for (Manifest manifest : manifests) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("module", manifest.module());
+            entry.put("version", manifest.version());
+            entry.put("slug", manifest.slug());
+            entry.put("claims", manifest.claims().stream().map(c -> Map.of("name", c.name(),
+                    "scope", c.scope().name().toLowerCase(java.util.Locale.ROOT))).toList());
+            entry.put("requires", List.copyOf(manifest.requirements()));
+            entry.put("tools", manifest.tools());
+            modules.add(entry);
+        }
+        return Map.of("modules", modules);
+    }
+
+    static Map<String, Object> seats(State state) {
+        Map<String, List<Map<String, String>>> seats = new TreeMap<>();
+        Map<String, Manifest> modules = state.mesh().modulesByName();
+        for (Assignment assignment : state.mesh().assignments()) {
+            Manifest manifest = modules.get(assignment.module());
+            if (manifest != null) {
+                for (Claim claim : manifest.claims()) {
+                    seats.computeIfAbsent(claim.name(), s -> new ArrayList<>()).add(Map.of("node", assignment.node(),
+                            "module", assignment.module(), "scope",
+                            claim.scope().name().toLowerCase(java.util.Locale.ROOT)));
+                }
+            }
+        }
+        List<Map<String, Object>> list = new ArrayList<>();
+        seats.forEach((seat, holders) -> list.add(Map.of("seat", seat, "holders", holders)));
+        return Map.of("seats", list, "conflicts", state.seating().conflicts());
+    }
+
+    static Map<String, Object> builds(Inventory inventory, State state) {
+        return Map.of("built", inventory.built().stream().sorted().toList(),
+                "requested", inventory.requested().stream().sorted().toList(),
+                "needed", state.plan().builds());
+    }
+
+    static Map<String, Object> plan(State state) {
+        return Map.of("plan", state.plan(), "problems", state.planning().composition().problems(),
+                "text", PlanText.of(state.plan()));
+    }
+
+    /** Both names exist, or the verb fails naming the one that does not. */
+    static void require(State state, String module, String node) {
+        if (state.mesh().modules().stream().noneMatch(m -> m.module().equals(module))) {
+            throw new VerbException(VerbException.Code.NOT_FOUND, "there is no module \"" + module
+                    + "\"; push its manifest first", "/module");
+        }
+        if (state.mesh().nodes().stream().noneMatch(n -> n.name().equals(node))) {
+            throw new VerbException(VerbException.Code.NOT_FOUND, "there is no node \"" + node
+                    + "\"; nodes report themselves when their host starts", "/node");
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.mesh.controller.core;
+
+import dev.mesh.controller.manifest.MeshException;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A verb that failed for a reason its caller can act on: a stable {@link Code}, a message that says
+ * what and how to fix it, and the JSON pointer of the bad argument when there is one. Transports
+ * turn it into a tool result with {@code isError}.
+ */
+public final class VerbException extends MeshException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The stable error codes of DESIGN.md section 7. */
+    public enum Code {
+        /** What the request names does not exist. */
+        NOT_FOUND,
+        /** The request is malformed or breaks a rule. */
+        INVALID,
+        /** The request contradicts the current state. */
+        CONFLICT,
+        /** The caller may not call this verb. */
+        UNAUTHORIZED,
+        /** The controller cannot serve the request now. */
+        UNAVAILABLE;
+
+        /** @return the code as sent, e.g. {@code not-found} */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    private final Code code;
+    private final String pointer;
+
+    /**
+     * @param code the kind of failure
+     * @param message what failed and how to fix it
+     * @param pointer the JSON pointer of the bad argument, or {@code ""}
+     */
+    public VerbException(Code code, String message, String pointer) {
+        super(message);
+        this.code = Objects.requireNonNull(code, "code");
+        this.pointer = Objects.requireNonNull(pointer, "pointer");
+    }
+
+    /** @return the kind of failure */
+    public Code code() {
+        return code;
+    }
+
+    /** @return the JSON pointer of the bad argument, or {@code ""} */
+    public String pointer() {
+        return pointer;
+    }
+}

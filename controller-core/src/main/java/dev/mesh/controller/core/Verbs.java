@@ -1,0 +1,177 @@
+package dev.mesh.controller.core;
+
+import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.manifest.Manifest;
+import dev.mesh.controller.manifest.ManifestException;
+import dev.mesh.controller.manifest.Problem;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The twelve verbs of DESIGN.md section 7, as tools with JSON Schemas, handled against core's
+ * ports. One instance serves every transport. Read verbs never take the plan lock; mutating verbs
+ * hold it.
+ *
+ * <p>Thread-safe as long as the ports are.
+ */
+public final class Verbs {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+    private static final List<Tool> TOOLS = load();
+
+    private final Inventory inventory;
+    private final PlanLock lock;
+    private final Events events;
+    private final Layout layout;
+
+    private Verbs(Inventory inventory, PlanLock lock, Events events, Layout layout) {
+        this.inventory = Objects.requireNonNull(inventory, "inventory");
+        this.lock = Objects.requireNonNull(lock, "lock");
+        this.events = Objects.requireNonNull(events, "events");
+        this.layout = Objects.requireNonNull(layout, "layout");
+    }
+
+    /**
+     * @param inventory the record of the mesh
+     * @param lock the plan lock
+     * @param events where changes are told
+     * @param layout the directory roots of the mesh
+     * @return the verbs over those ports
+     */
+    public static Verbs of(Inventory inventory, PlanLock lock, Events events, Layout layout) {
+        return new Verbs(inventory, lock, events, layout);
+    }
+
+    /** @return every verb as a tool, in a stable order */
+    public List<Tool> tools() {
+        return TOOLS;
+    }
+
+    /**
+     * Calls a verb.
+     *
+     * @param name the verb
+     * @param arguments its arguments, an object (a missing argument object is an empty one)
+     * @return the structured result
+     * @throws VerbException with a stable code and, for a bad argument, its pointer
+     */
+    public JsonNode call(String name, JsonNode arguments) {
+        JsonNode args = arguments == null || arguments.isNull() ? MAPPER.createObjectNode() : arguments;
+        if (!args.isObject()) {
+            throw new VerbException(VerbException.Code.INVALID, "the arguments of " + name + " must be an object", "");
+        }
+        Object result = switch (name) {
+            case "tools" -> Map.of("tools", TOOLS);
+            case "status" -> Reads.status(state(), lock.epoch());
+            case "nodes" -> Reads.nodes(state());
+            case "node" -> Reads.node(state(), Arguments.text(args, "name"));
+            case "modules" -> Reads.modules(inventory.modules());
+            case "seats" -> Reads.seats(state());
+            case "builds" -> Reads.builds(inventory, state());
+            case "plan" -> Reads.plan(state());
+            case "assign" -> lock.holding(() -> assign(Arguments.text(args, "module"), Arguments.text(args, "node")));
+            case "unassign" -> lock.holding(() -> unassign(Arguments.text(args, "module"),
+                    Arguments.text(args, "node")));
+            case "push" -> lock.holding(() -> push(Arguments.object(args, "manifest")));
+            case "build" -> lock.holding(() -> build(Arguments.text(args, "module"),
+                    Arguments.optionalText(args, "artifact")));
+            default -> throw new VerbException(VerbException.Code.NOT_FOUND, "there is no verb \"" + name
+                    + "\"; the verbs are " + String.join(", ", TOOLS.stream().map(Tool::name).toList()), "");
+        };
+        return MAPPER.valueToTree(result);
+    }
+
+    private State state() {
+        return State.of(inventory, layout);
+    }
+
+    private Map<String, Object> assign(String module, String node) {
+        State before = state();
+        Reads.require(before, module, node);
+        Assignment assignment = new Assignment(module, node);
+        List<Assignment> after = new ArrayList<>(before.mesh().assignments());
+        after.add(assignment);
+        Seating seating = Seating.of(before.mesh().nodes(), before.mesh().modulesByName(), after);
+        List<Problem> conflicts = seating.conflicts().stream()
+                .filter(p -> !before.seating().conflicts().contains(p)).toList();
+        if (!conflicts.isEmpty()) {
+            throw new VerbException(VerbException.Code.CONFLICT, conflicts.getFirst().message(), "/module");
+        }
+        boolean changed = inventory.assign(assignment);
+        return changed(changed, "assign", Map.of("module", module, "node", node));
+    }
+
+    private Map<String, Object> unassign(String module, String node) {
+        boolean changed = inventory.unassign(new Assignment(module, node));
+        if (!changed && inventory.assignments().stream().noneMatch(a -> a.module().equals(module))
+                && inventory.module(module).isEmpty()) {
+            throw new VerbException(VerbException.Code.NOT_FOUND, "there is no module \"" + module + "\"", "/module");
+        }
+        return changed(changed, "unassign", Map.of("module", module, "node", node));
+    }
+
+    private Map<String, Object> push(JsonNode manifestJson) {
+        Manifest manifest;
+        try {
+            manifest = Manifest.parse(MAPPER.writeValueAsBytes(manifestJson), "manifest");
+        } catch (ManifestException e) {
+            Problem first = e.problems().getFirst();
+            throw new VerbException(VerbException.Code.INVALID, "the manifest has " + e.problems().size()
+                    + " problem" + (e.problems().size() == 1 ? "" : "s") + "; the first: " + first.message()
+                    + (first.hint() == null ? "" : " (" + first.hint() + ")"), "/manifest" + first.location().pointer());
+        }
+        boolean changed = inventory.push(manifest, CanonicalJson.digest(MAPPER.treeToValue(manifestJson, Object.class)));
+        if (changed) {
+            events.publish("module", Map.of("module", manifest.module(), "version", manifest.version()));
+        }
+        return Map.of("module", manifest.module(), "version", manifest.version(), "changed", changed);
+    }
+
+    private Map<String, Object> build(String module, String artifact) {
+        Manifest manifest = inventory.module(module).orElseThrow(() -> new VerbException(
+                VerbException.Code.NOT_FOUND, "there is no module \"" + module + "\"; push it first", "/module"));
+        List<String> requested = new ArrayList<>();
+        manifest.artifacts().stream().filter(a -> artifact == null || a.name().equals(artifact)).forEach(a -> {
+            String id = "build:" + manifest.module() + "@" + manifest.version() + "/" + a.name();
+            inventory.request(id);
+            requested.add(id);
+        });
+        if (requested.isEmpty()) {
+            throw new VerbException(VerbException.Code.NOT_FOUND, "module " + module + " has no artifact \""
+                    + artifact + "\"", "/artifact");
+        }
+        return Map.of("requested", requested);
+    }
+
+    private Map<String, Object> changed(boolean changed, String verb, Map<String, Object> what) {
+        Plan plan = state().plan();
+        if (changed) {
+            Map<String, Object> payload = new LinkedHashMap<>(what);
+            payload.put("verb", verb);
+            payload.put("summary", plan.summary());
+            events.publish("plan", payload);
+        }
+        return Map.of("changed", changed, "summary", plan.summary());
+    }
+
+    private static List<Tool> load() {
+        try (InputStream in = Verbs.class.getResourceAsStream("verbs.json")) {
+            List<Tool> tools = new ArrayList<>();
+            for (JsonNode tool : MAPPER.readTree(Objects.requireNonNull(in, "verbs.json is packaged with core"))) {
+                tools.add(new Tool(tool.path("name").asString(), tool.path("description").asString(),
+                        tool.path("inputSchema"), tool.path("outputSchema")));
+            }
+            return List.copyOf(tools);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the verbs packaged with controller-core", e);
+        }
+    }
+}
