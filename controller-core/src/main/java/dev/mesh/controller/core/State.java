@@ -2,28 +2,57 @@ package dev.mesh.controller.core;
 
 import dev.mesh.controller.manifest.Layout;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * A consistent snapshot of the inventory for one verb: the mesh it describes, its seating and its
- * plan against what the nodes acknowledged.
+ * A consistent snapshot of the inventory for one verb: the mesh it describes and, computed only
+ * when a verb asks for them, its seating and its plan against what the nodes acknowledged. A
+ * {@code nodes} call never composes the mesh.
  *
- * @param mesh the mesh
- * @param seating who holds which seat
- * @param planning the composition and plan
- * @param acknowledged each node's last acknowledged declaration
+ * <p>Confined to the thread of one verb call.
  */
-record State(Mesh mesh, Seating seating, Planning planning, Map<String, Declaration> acknowledged) {
+final class State {
+
+    private final Inventory inventory;
+    private final Mesh mesh;
+    private Seating seating;
+    private Planning planning;
+    private Map<String, Declaration> acknowledged;
+
+    private State(Inventory inventory, Mesh mesh) {
+        this.inventory = inventory;
+        this.mesh = mesh;
+    }
 
     static State of(Inventory inventory, Layout layout) {
-        Mesh mesh = new Mesh(inventory.nodes(), inventory.modules(), inventory.assignments(), layout);
-        Map<String, Declaration> acknowledged = inventory.acknowledged();
-        Set<String> built = inventory.built();
-        return new State(mesh, Seating.of(mesh.nodes(), mesh.modulesByName(), mesh.assignments()),
-                Planner.plan(mesh, acknowledged, built), acknowledged);
+        return new State(inventory, new Mesh(inventory.nodes(), inventory.modules(), inventory.assignments(), layout));
+    }
+
+    Mesh mesh() {
+        return mesh;
+    }
+
+    Seating seating() {
+        if (seating == null) {
+            seating = Seating.of(mesh.nodes(), mesh.modulesByName(), mesh.assignments());
+        }
+        return seating;
+    }
+
+    Map<String, Declaration> acknowledged() {
+        if (acknowledged == null) {
+            acknowledged = inventory.acknowledged();
+        }
+        return acknowledged;
+    }
+
+    Planning planning() {
+        if (planning == null) {
+            planning = Planner.plan(mesh, acknowledged(), inventory.built());
+        }
+        return planning;
     }
 
     Plan plan() {
-        return planning.plan();
+        return planning().plan();
     }
 }
