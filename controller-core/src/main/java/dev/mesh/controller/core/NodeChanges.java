@@ -19,6 +19,7 @@ final class NodeChanges {
     private final Declaration after;
     private final Map<String, Plan.Change> changes = new TreeMap<>();
     private final List<Plan.Orphan> orphans = new ArrayList<>();
+    private final java.util.Set<String> ids = new java.util.HashSet<>();
 
     private NodeChanges(Declaration before, Declaration after) {
         this.node = after.node();
@@ -177,13 +178,14 @@ final class NodeChanges {
     }
 
     private boolean planned(String changeId) {
-        return changes.values().stream().anyMatch(c -> c.id().equals(changeId));
+        return ids.contains(changeId);
     }
 
     private void add(String order, String kind, String name, List<String> actions, String reason,
             List<String> requires) {
         String changeId = id(node, kind, name);
         changes.put(key(order, changeId), new Plan.Change(changeId, node, actions, reason, requires));
+        ids.add(changeId);
     }
 
     /** Sorting key: step order first, then the id. */
