@@ -40,6 +40,7 @@ public final class Composer {
         Map<String, Set<String>> assigned = new TreeMap<>();
         mesh.assignments().forEach(a -> assigned.computeIfAbsent(a.node(), n -> new TreeSet<>()).add(a.module()));
         List<Declaration> declarations = new ArrayList<>();
+        Map<String, List<Problem>> blocked = new TreeMap<>();
         for (Node node : nodes.values()) {
             List<Manifest> onNode = assigned.getOrDefault(node.name(), Set.of()).stream()
                     .map(modules::get).filter(m -> m != null).toList();
@@ -47,12 +48,14 @@ public final class Composer {
             onNode.forEach(composed::add);
             if (composed.problems().isEmpty()) {
                 declarations.add(composed.declaration(seating.heldBy(node)));
+            } else {
+                blocked.put(node.name(), List.copyOf(composed.problems()));
             }
             problems.addAll(composed.problems());
         }
         problems.sort(Comparator.comparing((Problem p) -> p.location().file())
                 .thenComparing(p -> p.location().pointer()).thenComparing(Problem::message));
-        return new Composition(declarations, problems);
+        return new Composition(declarations, problems, blocked);
     }
 
     /** Slugs are unique in the mesh (DESIGN.md section 3). */

@@ -2,6 +2,7 @@ package dev.mesh.controller.core;
 
 import dev.mesh.controller.manifest.Problem;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The result of composing a mesh: a declaration for every node that composed, and the problems
@@ -9,12 +10,15 @@ import java.util.List;
  *
  * @param declarations by node name
  * @param problems every problem, each naming its source
+ * @param blocked the nodes that got no declaration, each with the problems that stopped it
  */
-public record Composition(List<Declaration> declarations, List<Problem> problems) {
+public record Composition(List<Declaration> declarations, List<Problem> problems,
+        Map<String, List<Problem>> blocked) {
 
     /** Copies the parts. */
     public Composition {
         declarations = List.copyOf(declarations);
         problems = List.copyOf(problems);
+        blocked = Map.copyOf(blocked);
     }
 }

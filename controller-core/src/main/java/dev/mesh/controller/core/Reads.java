@@ -51,8 +51,7 @@ final class Reads {
         answer.put("acknowledged", acknowledged == null ? "" : acknowledged.revision());
         state.planning().composition().declarations().stream().filter(d -> d.node().equals(name)).findFirst()
                 .ifPresent(declaration -> answer.put("declaration", declaration));
-        answer.put("problems", state.planning().composition().problems().stream()
-                .filter(p -> p.message().contains(name)).toList());
+        answer.put("problems", state.planning().composition().blocked().getOrDefault(name, List.of()));
         return answer;
     }
 

@@ -63,9 +63,13 @@ class PlanningProperties {
 
         Set<String> declared = composition.declarations().stream().map(Declaration::node).collect(Collectors.toSet());
         for (Node node : mesh.nodes()) {
-            boolean explained = composition.problems().stream().anyMatch(p -> p.message().contains(node.name()));
-            assertThat(declared.contains(node.name()) || explained)
-                    .as("node %s has a declaration or a problem naming it", node.name()).isTrue();
+            boolean blocked = composition.blocked().containsKey(node.name());
+            assertThat(declared.contains(node.name()) != blocked)
+                    .as("node %s has a declaration or the problems that stopped it, not both", node.name()).isTrue();
+            if (blocked) {
+                assertThat(composition.blocked().get(node.name())).isNotEmpty();
+                assertThat(composition.problems()).containsAll(composition.blocked().get(node.name()));
+            }
         }
         for (Problem problem : composition.problems()) {
             assertThat(problem.code()).isNotBlank();
