@@ -2,6 +2,7 @@ package dev.mesh.controller.manifest.internal;
 
 import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.Problem;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -11,6 +12,9 @@ import java.util.Map;
  * the caller reads on and all problems of a document are found in one pass.
  */
 final class Checks {
+
+    /** Lists up to this long are checked for repeats without a map. */
+    private static final int SHORT = 16;
 
     private final String file;
     private final List<Problem> problems;
@@ -67,22 +71,25 @@ final class Checks {
     void onlyKnown(Json.Obj object, String pointer, String what, List<String> known) {
         for (Json.Member member : object.members().values()) {
             if (!known.contains(member.key())) {
-                Problem problem = Problem.error("unknown-field", "unknown field \"" + member.key() + "\" in " + what
-                        + "; remove it, or use one of: " + String.join(", ", known),
-                        new Location(file, Location.child(pointer, member.key()), member.line(), member.column()));
-                problems.add(Suggestions.hint(member.key(), known).map(problem::withHint).orElse(problem));
+                unknown(member, pointer, what, known);
             }
         }
     }
 
-    /** The member's value, or {@code null} when absent (with a {@code missing-field} problem when required). */
-    Json member(Json.Obj object, String pointer, String key, boolean required, String what, String rule) {
-        Json.Member member = object.members().get(key);
-        if (member == null && required) {
+    /** An {@code unknown-field} problem: {@code member} of the object at {@code pointer} is not in {@code known}. */
+    void unknown(Json.Member member, String pointer, String what, List<String> known) {
+        Problem problem = Problem.error("unknown-field", "unknown field \"" + member.key() + "\" in " + what
+                + "; remove it, or use one of: " + String.join(", ", known),
+                new Location(file, Location.child(pointer, member.key()), member.line(), member.column()));
+        problems.add(Suggestions.hint(member.key(), known).map(problem::withHint).orElse(problem));
+    }
+
+    /** A {@code missing-field} problem when {@code node}, the value of {@code key}, is absent but required. */
+    void present(Json node, Json.Obj object, String pointer, String key, boolean required, String what, String rule) {
+        if (node == null && required) {
             error("missing-field", what + " lacks the required field \"" + key + "\"; add it: " + rule,
                     at(object, pointer));
         }
-        return member == null ? null : member.value();
     }
 
     /** A string that may hold templates; {@code null} with a problem when it is not a string. */
@@ -200,5 +207,53 @@ final class Checks {
             case "null" -> "null";
             default -> "a " + type;
         };
+    }
+
+    /** Reports repeated names in an array of objects (by {@code key}) or of strings ({@code key} null). */
+    void unique(String what, Json list, String parentPointer, String arrayKey, String key) {
+        if (!(list instanceof Json.Arr array) || array.items().size() < 2) {
+            return;
+        }
+        // Names to the index of their first item; locations are made only for a repeat. Short
+        // lists (all of a manifest's) are searched in place.
+        Map<String, Integer> seen = array.items().size() > SHORT ? new HashMap<>() : null;
+        for (int i = 0; i < array.items().size(); i++) {
+            Json named = name(array.items().get(i), key);
+            if (named instanceof Json.Str string) {
+                Integer first = seen != null ? seen.putIfAbsent(string.value(), i) : earlier(array, key, i, string.value());
+                if (first != null) {
+                    String pointer = Location.child(parentPointer, arrayKey);
+                    Location here = nameLocation(named, pointer, i, key);
+                    Location there = nameLocation(name(array.items().get(first), key), pointer, first, key);
+                    add(Problem.error("duplicate-name", "the " + what + " \"" + string.value()
+                            + "\" appears twice (first at " + there.pointer() + ", line " + there.line() + "); " + what
+                            + " names are unique in a manifest, remove or rename one", here)
+                            .withRelated(List.of(there)));
+                }
+            }
+        }
+    }
+
+    private static Json name(Json item, String key) {
+        if (key == null) {
+            return item;
+        }
+        Json.Member member = item instanceof Json.Obj object ? object.members().get(key) : null;
+        return member == null ? null : member.value();
+    }
+
+    private Location nameLocation(Json named, String arrayPointer, int index, String key) {
+        String itemPointer = arrayPointer + "/" + index;
+        return at(named, key == null ? itemPointer : Location.child(itemPointer, key));
+    }
+
+    /** The index of the first item before {@code end} named {@code name}, or {@code null}. */
+    private static Integer earlier(Json.Arr array, String key, int end, String name) {
+        for (int j = 0; j < end; j++) {
+            if (name(array.items().get(j), key) instanceof Json.Str string && string.value().equals(name)) {
+                return j;
+            }
+        }
+        return null;
     }
 }

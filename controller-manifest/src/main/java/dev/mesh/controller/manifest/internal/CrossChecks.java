@@ -24,10 +24,12 @@ final class CrossChecks {
         for (Template template : declared.templates) {
             List<Segment> segments = template.segments();
             for (int i = 0; i < segments.size(); i++) {
-                switch (segments.get(i)) {
-                    case Reference.Dir dir -> directory(template, dir);
-                    case Reference.Secret secret -> secret(template, secret);
-                    default -> { }
+                // instanceof tests: cheaper than a pattern switch's type dispatch, run for every segment.
+                Segment segment = segments.get(i);
+                if (segment instanceof Reference.Dir dir) {
+                    directory(template, dir);
+                } else if (segment instanceof Reference.Secret secret) {
+                    secret(template, secret);
                 }
             }
         }
@@ -36,7 +38,7 @@ final class CrossChecks {
     private void users() {
         for (Declared.Use use : declared.userUses) {
             if (!use.name().equals("root") && !declared.users.containsKey(use.name())) {
-                List<String> known = new ArrayList<>(declared.users.keySet());
+                List<String> known = declared.users.names();
                 known.add("root");
                 Problem problem = Problem.error("unknown-user", "\"" + use.name() + "\" in " + use.user()
                         + " is not a user this manifest declares; declare a user resource named \"" + use.name()
@@ -51,21 +53,26 @@ final class CrossChecks {
             if (!declared.artifacts.containsKey(use.name())) {
                 Problem problem = Problem.error("unknown-artifact", use.user() + " runs the artifact \"" + use.name()
                         + "\", which build.artifacts does not declare; declare it there, or name one of: "
-                        + (declared.artifacts.isEmpty() ? "(none declared)" : String.join(", ", declared.artifacts.keySet())),
+                        + (declared.artifacts.isEmpty() ? "(none declared)" : String.join(", ", declared.artifacts.names())),
                         use.location(checks));
-                checks.add(Suggestions.hint(use.name(), declared.artifacts.keySet()).map(problem::withHint)
+                checks.add(Suggestions.hint(use.name(), declared.artifacts.names()).map(problem::withHint)
                         .orElse(problem));
             }
         }
     }
 
     private void directory(Template template, Reference.Dir dir) {
-        String type = declared.resourceTypes.get(dir.id());
+        Declared.Id id = declared.resourceIds.get(dir.id());
+        String type = id == null ? null : id.type();
         if ("directory".equals(type)) {
             return;
         }
-        List<String> directories = declared.resourceTypes.entrySet().stream()
-                .filter(e -> e.getValue().equals("directory")).map(java.util.Map.Entry::getKey).toList();
+        List<String> directories = new ArrayList<>();
+        for (int i = 0; i < declared.resourceIds.size(); i++) {
+            if (declared.resourceIds.value(i).type().equals("directory")) {
+                directories.add(declared.resourceIds.name(i));
+            }
+        }
         String why = type == null ? "no resource has the id \"" + dir.id() + "\""
                 : "the resource \"" + dir.id() + "\" is a " + (type.isEmpty() ? "resource of unknown type" : type)
                         + ", not a directory";
@@ -77,13 +84,14 @@ final class CrossChecks {
     }
 
     private void secret(Template template, Reference.Secret secret) {
-        if (declared.secrets.containsKey(secret.name())) {
+        if (declared.isSecret(secret.name())) {
             return;
         }
+        List<String> secrets = declared.secretNames();
         Problem problem = Problem.error("template-unknown-secret", secret.text() + " names no secret of this "
                 + "manifest; add \"" + secret.name() + "\" to own-secrets, or use one of: "
-                + (declared.secrets.isEmpty() ? "(none declared)" : String.join(", ", declared.secrets.keySet())),
+                + (secrets.isEmpty() ? "(none declared)" : String.join(", ", secrets)),
                 template.locationOf(secret));
-        checks.add(Suggestions.hint(secret.name(), declared.secrets.keySet()).map(problem::withHint).orElse(problem));
+        checks.add(Suggestions.hint(secret.name(), secrets).map(problem::withHint).orElse(problem));
     }
 }

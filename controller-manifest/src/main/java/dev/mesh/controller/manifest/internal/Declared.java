@@ -3,9 +3,7 @@ package dev.mesh.controller.manifest.internal;
 import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.Template;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What a manifest declares and what it refers to, gathered while reading so the rules across
@@ -30,18 +28,52 @@ final class Declared {
         }
     }
 
-    /** Resource id to where it is declared. */
-    final Map<String, Spot> resourceIds = new LinkedHashMap<>();
-    /** Resource id to its type word (empty when the type was bad). */
-    final Map<String, String> resourceTypes = new LinkedHashMap<>();
-    final Map<String, Location> users = new LinkedHashMap<>();
-    final Map<String, Location> artifacts = new LinkedHashMap<>();
-    final Map<String, Location> secrets = new LinkedHashMap<>();
+    /** Where a resource id is declared, and the resource's type word (empty when the type was bad). */
+    record Id(Spot spot, String type) {
+    }
+
+    /** Resource id to its first declaration, in document order. */
+    final NameTable<Id> resourceIds = new NameTable<>();
+    final NameTable<Location> users = new NameTable<>();
+    final NameTable<Location> artifacts = new NameTable<>();
+    /**
+     * The {@code own-secrets} object, or {@code null}: its keys, malformed ones included, are the
+     * declared secret names, so no second map of them is built.
+     */
+    Json.Obj secrets;
     final List<Use> userUses = new ArrayList<>();
     final List<Use> artifactUses = new ArrayList<>();
-    final List<Template> templates = new ArrayList<>();
+    final List<Template> templates = new ArrayList<>(64);
     int processes;
 
-    /** Resources of one type whose names must be unique, per type. */
-    final Map<String, Map<String, Spot>> names = new LinkedHashMap<>();
+    /** Names of the resources of one type, which must be unique. */
+    private final NameTable<Spot> userNames = new NameTable<>();
+    private final NameTable<Spot> processNames = new NameTable<>();
+    private final NameTable<Spot> containerNames = new NameTable<>();
+
+    /** @return whether own-secrets declares {@code name} */
+    boolean isSecret(String name) {
+        return secrets != null && secrets.members().containsKey(name);
+    }
+
+    /** @return the declared secret names, in document order */
+    List<String> secretNames() {
+        List<String> names = new ArrayList<>();
+        if (secrets != null) {
+            for (Json.Member member : secrets.members().values()) {
+                names.add(member.key());
+            }
+        }
+        return names;
+    }
+
+    /** @return the names of the resources of {@code type} (user, process, container), which must be unique */
+    NameTable<Spot> names(String type) {
+        return switch (type) {
+            case "user" -> userNames;
+            case "process" -> processNames;
+            case "container" -> containerNames;
+            default -> throw new IllegalArgumentException("no unique names for resource type " + type);
+        };
+    }
 }

@@ -36,8 +36,19 @@ final class Fields {
         this.declared = declared;
     }
 
-    <T> T get(Json.Obj object, String pointer, String key, boolean required, String owner, String rule, Read<T> read) {
-        Json node = checks.member(object, pointer, key, required, owner, rule);
+    /** The value of {@code key} in {@code object}, or {@code null}; for objects read without a dispatch. */
+    static Json value(Json.Obj object, String key) {
+        Json.Member member = object.members().get(key);
+        return member == null ? null : member.value();
+    }
+
+    /**
+     * Reads {@code node}, the value of {@code key} in {@code object} or {@code null} when absent (a
+     * {@code missing-field} problem when required). The other readers below take the value the same way.
+     */
+    <T> T get(Json node, Json.Obj object, String pointer, String key, boolean required, String owner, String rule,
+            Read<T> read) {
+        checks.present(node, object, pointer, key, required, owner, rule);
         return node == null ? null : read.read(node, child(pointer, key));
     }
 
@@ -45,9 +56,9 @@ final class Fields {
      * A plain string that passes {@code valid}; otherwise {@code check} runs on it to report why.
      * The valid case, nearly every case, builds no pointer.
      */
-    String string(Json.Obj object, String pointer, String key, boolean required, String owner, String rule,
+    String string(Json node, Json.Obj object, String pointer, String key, boolean required, String owner, String rule,
             Predicate<String> valid, Read<String> check) {
-        Json node = checks.member(object, pointer, key, required, owner, rule);
+        checks.present(node, object, pointer, key, required, owner, rule);
         if (node == null) {
             return null;
         }
@@ -57,9 +68,9 @@ final class Fields {
         return check.read(node, child(pointer, key));
     }
 
-    String matching(Json.Obj object, String pointer, String key, boolean required, String owner, String what,
-            Form pattern, String rule) {
-        Json node = checks.member(object, pointer, key, required, owner, rule);
+    String matching(Json node, Json.Obj object, String pointer, String key, boolean required, String owner,
+            String what, Form pattern, String rule) {
+        checks.present(node, object, pointer, key, required, owner, rule);
         if (node == null) {
             return null;
         }
@@ -70,29 +81,26 @@ final class Fields {
         return checks.matching(node, child(pointer, key), what, pattern, rule);
     }
 
-    <E> E word(Json.Obj object, String pointer, String key, boolean required, String owner, String what,
+    <E> E word(Json node, Json.Obj object, String pointer, String key, boolean required, String owner, String what,
             Map<String, E> words) {
-        Json.Member member = object.members().get(key);
-        if (member == null) {
+        if (node == null) {
             if (required) {
-                checks.member(object, pointer, key, true, owner, "one of " + String.join(", ", words.keySet()));
+                checks.present(null, object, pointer, key, true, owner, "one of " + String.join(", ", words.keySet()));
             }
             return null;
         }
-        E chosen = member.value() instanceof Json.Str string ? words.get(string.value()) : null;
-        return chosen != null ? chosen : checks.word(member.value(), child(pointer, key), what, words);
+        E chosen = node instanceof Json.Str string ? words.get(string.value()) : null;
+        return chosen != null ? chosen : checks.word(node, child(pointer, key), what, words);
     }
 
     /** An optional array; absent is empty. Items with problems are left out. */
-    <T> List<T> list(Json.Obj object, String pointer, String key, String owner, String what, Read<T> read) {
-        Json.Member member = object.members().get(key);
-        if (member == null) {
+    <T> List<T> list(Json node, String pointer, String key, String owner, String what, Read<T> read) {
+        if (node == null) {
             return List.of();
         }
-        Json node = member.value();
-        List<T> items = new ArrayList<>();
         String arrayPointer = child(pointer, key);
         Json.Arr array = node instanceof Json.Arr a ? a : checks.array(node, arrayPointer, "\"" + key + "\" of " + owner);
+        List<T> items = new ArrayList<>(array == null ? 0 : array.items().size());
         if (array != null) {
             for (int i = 0; i < array.items().size(); i++) {
                 T item = read.read(array.items().get(i), arrayPointer + "/" + i);
@@ -105,29 +113,28 @@ final class Fields {
     }
 
     /** An optional array of names of one form; valid names (nearly all) need no pointer. */
-    List<String> names(Json.Obj object, String pointer, String key, String owner, String what, Form form, String rule) {
-        Json.Member member = object.members().get(key);
-        if (member == null) {
+    List<String> names(Json node, String pointer, String key, String owner, String what, Form form, String rule) {
+        if (node == null) {
             return List.of();
         }
-        if (member.value() instanceof Json.Arr array) {
+        if (node instanceof Json.Arr array) {
             List<String> names = new ArrayList<>(array.items().size());
             for (Json item : array.items()) {
                 if (!(item instanceof Json.Str name && form.matches(name.value()))) {
-                    return list(object, pointer, key, owner, what, (n, p) -> checks.matching(n, p, what, form, rule));
+                    return list(node, pointer, key, owner, what, (n, p) -> checks.matching(n, p, what, form, rule));
                 }
                 names.add(name.value());
             }
             return names;
         }
-        return list(object, pointer, key, owner, what, (n, p) -> checks.matching(n, p, what, form, rule));
+        return list(node, pointer, key, owner, what, (n, p) -> checks.matching(n, p, what, form, rule));
     }
 
     /** A process's or container's {@code run}: templates of every kind; a process needs at least one. */
-    List<Template> run(Json.Obj object, String pointer, boolean required, String owner) {
-        Json node = checks.member(object, pointer, "run", required, owner,
+    List<Template> run(Json node, Json.Obj object, String pointer, boolean required, String owner) {
+        checks.present(node, object, pointer, "run", required, owner,
                 "the program and its arguments, e.g. [\"./bin/server\", \"--port\", \"8080\"]");
-        List<Template> run = list(object, pointer, "run", owner, "run argument",
+        List<Template> run = list(node, pointer, "run", owner, "run argument",
                 (n, p) -> template(n, p, "run argument", EVERY_KIND, false));
         if (required && node instanceof Json.Arr array && array.items().isEmpty()) {
             checks.error("empty-value", "\"run\" of " + owner + " is empty; give at least the program to run, e.g. "
@@ -137,12 +144,10 @@ final class Fields {
     }
 
     /** An {@code env} object: keys in the environment-name form, values templates of every kind. */
-    Map<String, Template> env(Json.Obj object, String pointer, String owner) {
-        Json.Member member = object.members().get("env");
-        if (member == null) {
+    Map<String, Template> env(Json node, String pointer, String owner) {
+        if (node == null) {
             return Map.of();
         }
-        Json node = member.value();
         LinkedHashMap<String, Template> env = new LinkedHashMap<>();
         String envPointer = child(pointer, "env");
         Json.Obj map = checks.object(node, envPointer, "\"env\" of " + owner);
@@ -150,13 +155,14 @@ final class Fields {
             return env;
         }
         for (Json.Member variable : map.members().values()) {
-            String valuePointer = child(envPointer, variable.key());
             if (!Patterns.ENV.matches(variable.key())) {
                 checks.error("invalid-format", "\"" + variable.key() + "\" is not a valid environment variable name: "
-                        + Patterns.ENV_RULE, new Location(checks.file(), valuePointer, variable.line(), variable.column()));
+                        + Patterns.ENV_RULE, new Location(checks.file(), child(envPointer, variable.key()),
+                        variable.line(), variable.column()));
                 continue;
             }
-            Template value = template(variable.value(), valuePointer, "env value", EVERY_KIND, false);
+            // A valid name has no '~' or '/' to escape.
+            Template value = template(variable.value(), envPointer + "/" + variable.key(), "env value", EVERY_KIND, false);
             if (value != null) {
                 env.put(variable.key(), value);
             }
@@ -191,11 +197,8 @@ final class Fields {
         if (template.segments().isEmpty()) {
             return false;
         }
-        return switch (template.segments().getFirst()) {
-            case Segment.Literal literal -> literal.text().startsWith("/");
-            case Reference.Dir dir -> true;
-            case Reference.Secret secret -> true;
-            case Reference reference -> false;
-        };
+        Segment first = template.segments().getFirst();
+        return first instanceof Segment.Literal literal ? literal.text().startsWith("/")
+                : first instanceof Reference.Dir || first instanceof Reference.Secret;
     }
 }

@@ -105,15 +105,26 @@ sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Num, Json.Bool,
 
         /** Adds {@code member} unless its key is taken. @return the member that holds the key, or null */
         Member putIfAbsent(Member member) {
-            Member first = get(member.key());
-            if (first != null) {
-                return first;
+            String key = member.key();
+            int hash = key.hashCode();
+            if (index != null) {
+                Member first = index.get(key);
+                if (first != null) {
+                    return first;
+                }
+            } else {
+                // A plain scan: the cursor of get() buys nothing when every key is new.
+                for (int i = 0; i < size; i++) {
+                    if (hashes[i] == hash && items[i].key().equals(key)) {
+                        return items[i];
+                    }
+                }
             }
             if (size == items.length) {
                 items = java.util.Arrays.copyOf(items, size * 2);
                 hashes = java.util.Arrays.copyOf(hashes, size * 2);
             }
-            hashes[size] = member.key().hashCode();
+            hashes[size] = hash;
             items[size++] = member;
             if (index != null) {
                 index.put(member.key(), member);
@@ -137,7 +148,22 @@ sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Num, Json.Bool,
 
         @Override
         public java.util.Iterator<Member> iterator() {
-            return java.util.Arrays.asList(items).subList(0, size).iterator();
+            return new java.util.Iterator<>() {
+                private int next;
+
+                @Override
+                public boolean hasNext() {
+                    return next < size;
+                }
+
+                @Override
+                public Member next() {
+                    if (next >= size) {
+                        throw new java.util.NoSuchElementException();
+                    }
+                    return items[next++];
+                }
+            };
         }
     }
 }

@@ -14,6 +14,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.TokenStreamFactory;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.base.ParserBase;
 import tools.jackson.core.exc.StreamConstraintsException;
@@ -25,12 +26,12 @@ import tools.jackson.core.json.JsonFactory;
  */
 final class JsonReader {
 
-    private static final JsonFactory FACTORY = new JsonFactory();
+    /** Interned keys make the readers' key comparisons with literals an identity check. */
+    private static final JsonFactory FACTORY =
+            JsonFactory.builder().enable(TokenStreamFactory.Feature.INTERN_PROPERTY_NAMES).build();
 
     private final String file;
     private final List<Problem> problems;
-    /** Keys and indices from the root to the value being read. */
-    private final List<Object> path = new ArrayList<>();
 
     private JsonReader(String file, List<Problem> problems) {
         this.file = file;
@@ -42,17 +43,34 @@ final class JsonReader {
      *     reason is then in {@code problems})
      */
     static Json read(byte[] bytes, String file, List<Problem> problems) {
+        // Jackson counts columns in the units it reads. In pure ASCII bytes and characters coincide,
+        // and reading the bytes is faster; anything else is read as characters, as editors count.
+        if (ascii(bytes)) {
+            try (JsonParser parser = FACTORY.createParser(ObjectReadContext.empty(), bytes)) {
+                return new JsonReader(file, problems).document(parser);
+            }
+        }
         String text = decode(bytes, file, problems);
         if (text == null) {
             return null;
         }
-        // Jackson counts columns in the units it reads. In pure ASCII bytes and characters coincide,
-        // and reading the bytes is faster; anything else is read as characters, as editors count.
-        boolean ascii = text.length() == bytes.length;
-        try (JsonParser parser = ascii ? FACTORY.createParser(ObjectReadContext.empty(), bytes)
-                : FACTORY.createParser(ObjectReadContext.empty(), text)) {
+        try (JsonParser parser = FACTORY.createParser(ObjectReadContext.empty(), text)) {
             return new JsonReader(file, problems).document(parser);
         }
+    }
+
+    /** Whether every byte is ASCII (no sign bit set), eight at a time; such bytes need no decoding. */
+    private static boolean ascii(byte[] bytes) {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        long bits = 0;
+        int i = 0;
+        for (; i + Long.BYTES <= bytes.length; i += Long.BYTES) {
+            bits |= buffer.getLong(i);
+        }
+        for (; i < bytes.length; i++) {
+            bits |= bytes[i] & 0xFF;
+        }
+        return (bits & 0x8080808080808080L) == 0;
     }
 
     private Json document(JsonParser parser) {
@@ -146,19 +164,18 @@ final class JsonReader {
             String key = parser.currentName();
             TokenStreamLocation keyAt = parser.currentTokenLocation();
             parser.nextToken();
-            path.add(key);
             Json.Member member = new Json.Member(key, line(keyAt), column(keyAt), value(parser));
             Json.Member first = members.putIfAbsent(member);
             if (first != null) {
-                duplicate(member, first);
+                duplicate(parser, member, first);
             }
-            path.removeLast();
         }
         return new Json.Obj(members, line, column);
     }
 
-    private void duplicate(Json.Member member, Json.Member first) {
-        String pointer = pointer();
+    private void duplicate(JsonParser parser, Json.Member member, Json.Member first) {
+        // The parser is still in the object, at this member: its path is the member's pointer.
+        String pointer = parser.streamReadContext().pathAsPointer().toString();
         problems.add(Problem.error("duplicate-key",
                 "the key \"" + member.key() + "\" appears twice in this object (first at line " + first.line()
                         + ", column " + first.column() + "); JSON readers disagree on which one wins, so "
@@ -168,22 +185,12 @@ final class JsonReader {
     }
 
     private Json array(JsonParser parser, int line, int column) {
-        List<Json> items = new ArrayList<>();
+        // Manifest arrays are short: a run, a list of claims or mounts.
+        List<Json> items = new ArrayList<>(4);
         while (parser.nextToken() != JsonToken.END_ARRAY) {
-            path.add(items.size());
             items.add(value(parser));
-            path.removeLast();
         }
         return new Json.Arr(items, line, column);
-    }
-
-    /** The pointer of the value being read, built only when a problem needs it. */
-    private String pointer() {
-        String pointer = "";
-        for (Object token : path) {
-            pointer = Location.child(pointer, token.toString());
-        }
-        return pointer;
     }
 
     private static String describe(JacksonException e) {

@@ -29,6 +29,8 @@ final class ResourceReader {
     private static final List<String> ANY = List.of("id", "type", "name", "shell", "home", "mode", "place", "owner",
             "artifact", "run", "user", "env", "replaces", "image", "mounts", "network");
 
+    private static final List<String> MOUNT = List.of("source", "target", "mode");
+
     private static final java.util.function.Predicate<String> ABSOLUTE = value -> value.startsWith("/");
     private static final java.util.function.Predicate<String> NON_EMPTY = value -> !value.isEmpty();
 
@@ -63,100 +65,130 @@ final class ResourceReader {
             return null;
         }
         int before = checks.count();
-        String id = fields.matching(object, pointer, "id", true, "this resource", "resource id", Patterns.NAME,
+        Json idNode = Fields.value(object, "id");
+        String id = fields.matching(idNode, object, pointer, "id", true, "this resource", "resource id", Patterns.NAME,
                 Patterns.NAME_RULE);
-        String type = fields.word(object, pointer, "type", true, "this resource", "resource type", TYPES);
+        String type = fields.word(Fields.value(object, "type"), object, pointer, "type", true, "this resource",
+                "resource type", TYPES);
         if (id != null) {
-            Declared.Spot spot = new Declared.Spot(object.members().get("id").value(), pointer, "id");
-            Declared.Spot firstSpot = declared.resourceIds.putIfAbsent(id, spot);
-            if (firstSpot != null) {
+            Declared.Spot spot = new Declared.Spot(idNode, pointer, "id");
+            Declared.Id firstId = declared.resourceIds.putIfAbsent(id, new Declared.Id(spot, type == null ? "" : type));
+            if (firstId != null) {
                 Location here = spot.location(checks);
-                Location first = firstSpot.location(checks);
+                Location first = firstId.spot().location(checks);
                 checks.add(Problem.error("duplicate-id", "the resource id \"" + id + "\" is used twice (first at "
                         + first.pointer() + ", line " + first.line() + "); resource ids are unique in a manifest, "
                         + "rename one", here).withRelated(List.of(first)));
-            } else {
-                declared.resourceTypes.put(id, type == null ? "" : type);
             }
         }
         if (type == null) {
             checks.onlyKnown(object, pointer, "a resource", ANY);
             return null;
         }
-        String what = switch (type) {
-            case "user" -> "this user resource";
-            case "directory" -> "this directory resource";
-            case "process" -> "this process resource";
-            default -> "this container resource";
-        };
         Location at = checks.at(object, pointer);
         return switch (type) {
-            case "user" -> {
-                checks.onlyKnown(object, pointer, "a user resource", USER);
-                String name = fields.matching(object, pointer, "name", true, what, "user name", Patterns.ACCOUNT,
-                        Patterns.ACCOUNT_RULE);
-                String shell = fields.string(object, pointer, "shell", false, what, "an absolute path",
-                        ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "shell"));
-                String home = fields.string(object, pointer, "home", false, what, "an absolute path",
-                        ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "home"));
-                named("user", name, object, pointer);
-                if (name != null) {
-                    declared.users.putIfAbsent(name, at);
-                }
-                yield checks.count() == before ? new Resource.User(id, name, shell, home, at) : null;
-            }
-            case "directory" -> {
-                checks.onlyKnown(object, pointer, "a directory resource", DIRECTORY);
-                String mode = fields.matching(object, pointer, "mode", true, what, "directory mode", Patterns.MODE,
-                        Patterns.MODE_RULE);
-                Place place = fields.word(object, pointer, "place", false, what, "place", PLACES);
-                String owner = userName(object, pointer, "owner", true, what);
-                yield checks.count() == before
-                        ? new Resource.Directory(id, mode, place == null ? Place.MODULE : place, owner, at) : null;
-            }
-            case "process" -> process(object, pointer, id, what, at, before);
-            case "container" -> container(object, pointer, id, what, at, before);
+            case "user" -> user(object, pointer, id, at, before);
+            case "directory" -> directory(object, pointer, id, at, before);
+            case "process" -> process(object, pointer, id, at, before);
+            case "container" -> container(object, pointer, id, at, before);
             default -> throw new IllegalStateException("resource type " + type);
         };
     }
 
-    private Resource process(Json.Obj object, String pointer, String id, String what, Location at, int before) {
-        checks.onlyKnown(object, pointer, "a process resource", PROCESS);
+    // Each type reads its members in one pass, a switch on the key; the fields are then checked in a
+    // fixed order, so problems at the same position (missing fields) keep their order.
+
+    private Resource user(Json.Obj object, String pointer, String id, Location at, int before) {
+        Json name = null;
+        Json shell = null;
+        Json home = null;
+        for (Json.Member member : object.members()) {
+            switch (member.key()) {
+                case "id", "type" -> { }
+                case "name" -> name = member.value();
+                case "shell" -> shell = member.value();
+                case "home" -> home = member.value();
+                default -> checks.unknown(member, pointer, "a user resource", USER);
+            }
+        }
+        String what = "this user resource";
+        String user = fields.matching(name, object, pointer, "name", true, what, "user name", Patterns.ACCOUNT,
+                Patterns.ACCOUNT_RULE);
+        String shellPath = fields.string(shell, object, pointer, "shell", false, what, "an absolute path",
+                ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "shell"));
+        String homePath = fields.string(home, object, pointer, "home", false, what, "an absolute path",
+                ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "home"));
+        named("user", user, name, pointer);
+        if (user != null) {
+            declared.users.putIfAbsent(user, at);
+        }
+        return checks.count() == before ? new Resource.User(id, user, shellPath, homePath, at) : null;
+    }
+
+    private Resource directory(Json.Obj object, String pointer, String id, Location at, int before) {
+        Json mode = null;
+        Json place = null;
+        Json owner = null;
+        for (Json.Member member : object.members()) {
+            switch (member.key()) {
+                case "id", "type" -> { }
+                case "mode" -> mode = member.value();
+                case "place" -> place = member.value();
+                case "owner" -> owner = member.value();
+                default -> checks.unknown(member, pointer, "a directory resource", DIRECTORY);
+            }
+        }
+        String what = "this directory resource";
+        String octal = fields.matching(mode, object, pointer, "mode", true, what, "directory mode", Patterns.MODE,
+                Patterns.MODE_RULE);
+        Place where = fields.word(place, object, pointer, "place", false, what, "place", PLACES);
+        String user = userName(owner, object, pointer, "owner", true, what);
+        return checks.count() == before
+                ? new Resource.Directory(id, octal, where == null ? Place.MODULE : where, user, at) : null;
+    }
+
+    private Resource process(Json.Obj object, String pointer, String id, Location at, int before) {
         declared.processes++;
-        String name = fields.matching(object, pointer, "name", true, what, "process name", Patterns.NAME,
+        checks.onlyKnown(object, pointer, "a process resource", PROCESS);
+        String what = "this process resource";
+        Json nameNode = Fields.value(object, "name");
+        Json artifactNode = Fields.value(object, "artifact");
+        String name = fields.matching(nameNode, object, pointer, "name", true, what, "process name", Patterns.NAME,
                 Patterns.NAME_RULE);
-        String artifact = fields.matching(object, pointer, "artifact", true, what, "artifact name", Patterns.NAME,
-                Patterns.NAME_RULE);
+        String artifact = fields.matching(artifactNode, object, pointer, "artifact", true, what, "artifact name",
+                Patterns.NAME, Patterns.NAME_RULE);
         if (artifact != null) {
             String runner = name != null ? "process \"" + name + "\""
                     : id != null ? "the process resource \"" + id + "\"" : "a process resource";
-            declared.artifactUses.add(new Declared.Use(artifact, runner, object.members().get("artifact").value(),
-                    pointer, "artifact"));
+            declared.artifactUses.add(new Declared.Use(artifact, runner, artifactNode, pointer, "artifact"));
         }
-        List<Template> run = fields.run(object, pointer, true, what);
-        String user = userName(object, pointer, "user", true, what);
-        Map<String, Template> env = fields.env(object, pointer, what);
-        List<String> replaces = fields.names(object, pointer, "replaces", what, "container name", Patterns.CONTAINER,
-                Patterns.CONTAINER_RULE);
-        named("process", name, object, pointer);
+        List<Template> run = fields.run(Fields.value(object, "run"), object, pointer, true, what);
+        String user = userName(Fields.value(object, "user"), object, pointer, "user", true, what);
+        Map<String, Template> env = fields.env(Fields.value(object, "env"), pointer, what);
+        List<String> replaces = fields.names(Fields.value(object, "replaces"), pointer, "replaces", what,
+                "container name", Patterns.CONTAINER, Patterns.CONTAINER_RULE);
+        named("process", name, nameNode, pointer);
         return checks.count() == before
                 ? new Resource.Process(id, name, artifact, run, user, env, replaces, at) : null;
     }
 
-    private Resource container(Json.Obj object, String pointer, String id, String what, Location at, int before) {
+    private Resource container(Json.Obj object, String pointer, String id, Location at, int before) {
         checks.onlyKnown(object, pointer, "a container resource", CONTAINER);
-        String name = fields.matching(object, pointer, "name", true, what, "container name", Patterns.CONTAINER,
-                Patterns.CONTAINER_RULE);
-        String image = fields.string(object, pointer, "image", true, what, "the image, e.g. \"rabbitmq:3.13\"",
-                NON_EMPTY, (n, p) -> checks.nonEmpty(n, p, "image"));
-        String user = fields.string(object, pointer, "user", false, what, "the user inside the container",
-                NON_EMPTY, (n, p) -> checks.nonEmpty(n, p, "container user"));
-        Map<String, Template> env = fields.env(object, pointer, what);
-        List<Mount> mounts = fields.list(object, pointer, "mounts", what, "mount", this::mount);
-        String network = fields.string(object, pointer, "network", false, what, "the network mode",
-                NON_EMPTY, (n, p) -> checks.nonEmpty(n, p, "network"));
-        List<Template> run = fields.run(object, pointer, false, what);
-        named("container", name, object, pointer);
+        String what = "this container resource";
+        Json nameNode = Fields.value(object, "name");
+        String name = fields.matching(nameNode, object, pointer, "name", true, what, "container name",
+                Patterns.CONTAINER, Patterns.CONTAINER_RULE);
+        String image = fields.string(Fields.value(object, "image"), object, pointer, "image", true, what,
+                "the image, e.g. \"rabbitmq:3.13\"", NON_EMPTY, (n, p) -> checks.nonEmpty(n, p, "image"));
+        String user = fields.string(Fields.value(object, "user"), object, pointer, "user", false, what,
+                "the user inside the container", NON_EMPTY, (n, p) -> checks.nonEmpty(n, p, "container user"));
+        Map<String, Template> env = fields.env(Fields.value(object, "env"), pointer, what);
+        List<Mount> mounts = fields.list(Fields.value(object, "mounts"), pointer, "mounts", what, "mount",
+                this::mount);
+        String network = fields.string(Fields.value(object, "network"), object, pointer, "network", false, what,
+                "the network mode", NON_EMPTY, (n, p) -> checks.nonEmpty(n, p, "network"));
+        List<Template> run = fields.run(Fields.value(object, "run"), object, pointer, false, what);
+        named("container", name, nameNode, pointer);
         return checks.count() == before
                 ? new Resource.Container(id, name, image, user, env, mounts, network, run, at) : null;
     }
@@ -166,36 +198,42 @@ final class ResourceReader {
         if (object == null) {
             return null;
         }
-        checks.onlyKnown(object, pointer, "a mount", List.of("source", "target", "mode"));
+        Json source = null;
+        Json target = null;
+        Json mode = null;
+        for (Json.Member member : object.members()) {
+            switch (member.key()) {
+                case "source" -> source = member.value();
+                case "target" -> target = member.value();
+                case "mode" -> mode = member.value();
+                default -> checks.unknown(member, pointer, "a mount", MOUNT);
+            }
+        }
         String what = "this mount";
-        String source = fields.string(object, pointer, "source", true, what, "the absolute path on the node",
+        String from = fields.string(source, object, pointer, "source", true, what, "the absolute path on the node",
                 ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "mount source"));
-        String target = fields.string(object, pointer, "target", true, what, "the absolute path in the container",
+        String to = fields.string(target, object, pointer, "target", true, what, "the absolute path in the container",
                 ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "mount target"));
-        AccessMode mode = fields.word(object, pointer, "mode", true, what, "mount mode", MODES);
-        return source == null || target == null || mode == null ? null : new Mount(source, target, mode);
+        AccessMode access = fields.word(mode, object, pointer, "mode", true, what, "mount mode", MODES);
+        return from == null || to == null || access == null ? null : new Mount(from, to, access);
     }
 
     /** A user or owner field: a valid account name, whose declaration is checked at the end. */
-    private String userName(Json.Obj object, String pointer, String key, boolean required, String what) {
-        String name = fields.matching(object, pointer, key, required, what, key, Patterns.ACCOUNT,
+    private String userName(Json node, Json.Obj object, String pointer, String key, boolean required, String what) {
+        String name = fields.matching(node, object, pointer, key, required, what, key, Patterns.ACCOUNT,
                 "a user resource's name, or \"root\"");
         if (name != null) {
-            declared.userUses.add(new Declared.Use(name, what, object.members().get(key).value(), pointer, key));
+            declared.userUses.add(new Declared.Use(name, what, node, pointer, key));
         }
         return name;
     }
 
-    private void named(String type, String name, Json.Obj object, String pointer) {
+    private void named(String type, String name, Json node, String pointer) {
         if (name == null) {
             return;
         }
-        Map<String, Declared.Spot> seen = declared.names.get(type);
-        if (seen == null) {
-            seen = new LinkedHashMap<>();
-            declared.names.put(type, seen);
-        }
-        Declared.Spot spot = new Declared.Spot(object.members().get("name").value(), pointer, "name");
+        NameTable<Declared.Spot> seen = declared.names(type);
+        Declared.Spot spot = new Declared.Spot(node, pointer, "name");
         Declared.Spot firstSpot = seen.putIfAbsent(name, spot);
         if (firstSpot != null) {
             Location here = spot.location(checks);

@@ -66,13 +66,21 @@ public final class TemplateSyntax {
      * @return the template; meaningful only when no problem was added
      */
     static Template scan(String text, Location at, Set<Kind> allowed, String field, List<Problem> problems) {
-        return new TemplateSyntax(text, at, allowed, field, problems).scan();
-    }
-
-    private Template scan() {
         int dollar = text.indexOf('$');
         if (dollar < 0) {
             return new Template(text, text.isEmpty() ? List.of() : List.of(new Segment.Literal(text)), at);
+        }
+        return new TemplateSyntax(text, at, allowed, field, problems).scan(dollar);
+    }
+
+    /** Scans from the first {@code $}, at {@code dollar}. */
+    private Template scan(int dollar) {
+        int last = text.length() - 1;
+        if (dollar == 0 && charAt(1) == '{' && text.charAt(last) == '}' && text.indexOf('}', 2) == last) {
+            // The whole template is one reference, as most are: no literal, no list to grow.
+            Reference only = wellFormed(0, last);
+            only = only != null ? only : reference(text.substring(2, last), 0);
+            return new Template(text, only == null ? List.of() : List.of(only), at);
         }
         List<Segment> segments = new ArrayList<>(4);
         // Literal text is cut out of the template; a builder is needed only once "$${" is unescaped.
@@ -80,23 +88,17 @@ public final class TemplateSyntax {
         int literalFrom = 0;
         int i = 0;
         while (dollar >= 0) {
-            if (text.startsWith("$${", dollar)) {
+            if (charAt(dollar + 1) == '$' && charAt(dollar + 2) == '{') {
                 escaped = escaped == null ? new StringBuilder(text.length()) : escaped;
                 escaped.append(text, literalFrom, dollar).append("${");
                 literalFrom = dollar + 3;
                 i = literalFrom;
-            } else if (text.startsWith("${", dollar)) {
+            } else if (charAt(dollar + 1) == '{') {
                 int close = text.indexOf('}', dollar + 2);
                 if (close < 0) {
                     problem("template-syntax", dollar, "unterminated reference: the \"${\" at column " + (dollar + 1)
                             + " of \"" + text + "\" has no closing \"}\"; close it, or write \"$${\" for a literal \"${\"");
                     break;
-                }
-                if (dollar == 0 && close == text.length() - 1) {
-                    // The whole template is one reference, as most are: no literal, no list to grow.
-                    Reference only = wellFormed(dollar, close);
-                    only = only != null ? only : reference(text.substring(dollar + 2, close), dollar);
-                    return new Template(text, only == null ? List.of() : List.of(only), at);
                 }
                 literal(escaped, literalFrom, dollar, segments);
                 escaped = null;
@@ -113,7 +115,18 @@ public final class TemplateSyntax {
             dollar = text.indexOf('$', i);
         }
         literal(escaped, literalFrom, text.length(), segments);
-        return new Template(text, segments, at);
+        return new Template(text, immutable(segments), at);
+    }
+
+    /** The segments as the immutable list the template keeps, so that it need not copy them again. */
+    private static List<Segment> immutable(List<Segment> segments) {
+        return switch (segments.size()) {
+            case 0 -> List.of();
+            case 1 -> List.of(segments.get(0));
+            case 2 -> List.of(segments.get(0), segments.get(1));
+            case 3 -> List.of(segments.get(0), segments.get(1), segments.get(2));
+            default -> segments;
+        };
     }
 
     /** Adds the literal text before {@code to}: what {@code escaped} holds, then the text from {@code from}. */
@@ -184,7 +197,7 @@ public final class TemplateSyntax {
     }
 
     private boolean is(String token, int from, int to) {
-        return token.length() == to - from && text.startsWith(token, from);
+        return token.length() == to - from && same(text, token, from);
     }
 
     private Reference reference(String body, int index) {
@@ -251,13 +264,36 @@ public final class TemplateSyntax {
 
     /** The kind named by {@code text[from, to)}, compared in place. */
     private static Kind kind(String text, int from, int to) {
-        for (Kind kind : KIND_VALUES) {
-            String token = kind.token();
-            if (token.length() == to - from && text.startsWith(token, from)) {
-                return kind;
+        if (to <= from) {
+            return null;
+        }
+        // The first letter tells the kinds apart but for seat and secret.
+        Kind kind = switch (text.charAt(from)) {
+            case 'd' -> Kind.DIR;
+            case 'n' -> Kind.NODE;
+            case 'm' -> Kind.MODULE;
+            case 's' -> to - from == Kind.SEAT.token().length() ? Kind.SEAT : Kind.SECRET;
+            default -> null;
+        };
+        return kind != null && kind.token().length() == to - from && same(text, kind.token(), from) ? kind : null;
+    }
+
+    /** Whether {@code text} holds {@code token} at {@code from}; for the few letters of a token, cheaper than startsWith. */
+    private static boolean same(String text, String token, int from) {
+        if (from + token.length() > text.length()) {
+            return false;
+        }
+        for (int i = 0; i < token.length(); i++) {
+            if (text.charAt(from + i) != token.charAt(i)) {
+                return false;
             }
         }
-        return null;
+        return true;
+    }
+
+    /** The character at {@code index}, or 0 past the end. */
+    private char charAt(int index) {
+        return index < text.length() ? text.charAt(index) : 0;
     }
 
     private Reference seat(String seat, String port, String body, int index) {
