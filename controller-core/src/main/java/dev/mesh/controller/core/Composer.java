@@ -29,12 +29,16 @@ public final class Composer {
      * @return the declarations of the nodes that composed, and every problem
      */
     public static Composition compose(Mesh mesh) {
+        return compose(mesh, Seating.of(mesh.nodes(), mesh.modulesByName(), mesh.assignments()));
+    }
+
+    /** Composes with a seating the caller already has for this mesh. */
+    static Composition compose(Mesh mesh, Seating seating) {
         Map<String, Manifest> modules = mesh.modulesByName();
         Map<String, Node> nodes = new TreeMap<>();
         mesh.nodes().forEach(node -> nodes.put(node.name(), node));
         List<Problem> problems = new ArrayList<>(unknownNames(mesh, nodes, modules));
         problems.addAll(slugConflicts(modules));
-        Seating seating = Seating.of(nodes.values(), modules, mesh.assignments());
         problems.addAll(seating.conflicts());
 
         Map<String, Set<String>> assigned = new TreeMap<>();

@@ -27,9 +27,9 @@ public final class Planner {
      * @return the composition and the plan
      */
     public static Planning plan(Mesh mesh, Map<String, Declaration> acknowledged, Set<String> built) {
-        Composition composition = Composer.compose(mesh);
         Map<String, Manifest> modules = mesh.modulesByName();
         Seating seating = Seating.of(mesh.nodes(), modules, mesh.assignments());
+        Composition composition = Composer.compose(mesh, seating);
         List<Plan.Change> changes = new ArrayList<>();
         List<Plan.Orphan> orphans = new ArrayList<>();
         for (Declaration declaration : composition.declarations()) {
