@@ -27,14 +27,8 @@ final class BuildReader {
         if (object == null) {
             return null;
         }
-        Json list = null;
-        for (Json.Member member : object.members()) {
-            if (member.key().equals("artifacts")) {
-                list = member.value();
-            } else {
-                checks.unknown(member, pointer, "\"build\"", BUILD);
-            }
-        }
+        checks.onlyKnown(object, pointer, "\"build\"", BUILD);
+        Json list = Fields.value(object, "artifacts");
         checks.present(list, object, pointer, "artifacts", true, "\"build\"", "the list of artifacts the build produces");
         List<Artifact> artifacts = fields.list(list, pointer, "artifacts", "\"build\"", "artifact", this::artifact);
         checks.unique("artifact", list, pointer, "artifacts", "name");

@@ -191,15 +191,9 @@ public final class ManifestReader {
         if (object == null) {
             return null;
         }
-        Json name = null;
-        Json scope = null;
-        for (Json.Member member : object.members()) {
-            switch (member.key()) {
-                case "name" -> name = member.value();
-                case "scope" -> scope = member.value();
-                default -> checks.unknown(member, pointer, "a claim", CLAIM);
-            }
-        }
+        checks.onlyKnown(object, pointer, "a claim", CLAIM);
+        Json name = Fields.value(object, "name");
+        Json scope = Fields.value(object, "scope");
         String seat = fields.matching(name, object, pointer, "name", true, "this claim", "seat name", Patterns.NAME,
                 Patterns.NAME_RULE);
         Scope where = fields.word(scope, object, pointer, "scope", true, "this claim", "scope", SCOPES);
@@ -211,15 +205,9 @@ public final class ManifestReader {
         if (object == null) {
             return null;
         }
-        Json path = null;
-        Json mode = null;
-        for (Json.Member member : object.members()) {
-            switch (member.key()) {
-                case "path" -> path = member.value();
-                case "mode" -> mode = member.value();
-                default -> checks.unknown(member, pointer, "an access", ACCESS);
-            }
-        }
+        checks.onlyKnown(object, pointer, "an access", ACCESS);
+        Json path = Fields.value(object, "path");
+        Json mode = Fields.value(object, "mode");
         Template template = fields.get(path, object, pointer, "path", true, "this access", "an absolute path template",
                 (n, p) -> fields.template(n, p, "access path", PATH_KINDS, true));
         AccessMode access = fields.word(mode, object, pointer, "mode", true, "this access", "access mode",

@@ -95,22 +95,14 @@ final class ResourceReader {
         };
     }
 
-    // Each type reads its members in one pass, a switch on the key; the fields are then checked in a
-    // fixed order, so problems at the same position (missing fields) keep their order.
+    // Every object kind first reports the keys it does not know, then checks its fields in a fixed
+    // order, so problems at the same position (missing fields) keep their order.
 
     private Resource user(Json.Obj object, String pointer, String id, Location at, int before) {
-        Json name = null;
-        Json shell = null;
-        Json home = null;
-        for (Json.Member member : object.members()) {
-            switch (member.key()) {
-                case "id", "type" -> { }
-                case "name" -> name = member.value();
-                case "shell" -> shell = member.value();
-                case "home" -> home = member.value();
-                default -> checks.unknown(member, pointer, "a user resource", USER);
-            }
-        }
+        checks.onlyKnown(object, pointer, "a user resource", USER);
+        Json name = Fields.value(object, "name");
+        Json shell = Fields.value(object, "shell");
+        Json home = Fields.value(object, "home");
         String what = "this user resource";
         String user = fields.matching(name, object, pointer, "name", true, what, "user name", Patterns.ACCOUNT,
                 Patterns.ACCOUNT_RULE);
@@ -126,18 +118,10 @@ final class ResourceReader {
     }
 
     private Resource directory(Json.Obj object, String pointer, String id, Location at, int before) {
-        Json mode = null;
-        Json place = null;
-        Json owner = null;
-        for (Json.Member member : object.members()) {
-            switch (member.key()) {
-                case "id", "type" -> { }
-                case "mode" -> mode = member.value();
-                case "place" -> place = member.value();
-                case "owner" -> owner = member.value();
-                default -> checks.unknown(member, pointer, "a directory resource", DIRECTORY);
-            }
-        }
+        checks.onlyKnown(object, pointer, "a directory resource", DIRECTORY);
+        Json mode = Fields.value(object, "mode");
+        Json place = Fields.value(object, "place");
+        Json owner = Fields.value(object, "owner");
         String what = "this directory resource";
         String octal = fields.matching(mode, object, pointer, "mode", true, what, "directory mode", Patterns.MODE,
                 Patterns.MODE_RULE);
@@ -198,17 +182,10 @@ final class ResourceReader {
         if (object == null) {
             return null;
         }
-        Json source = null;
-        Json target = null;
-        Json mode = null;
-        for (Json.Member member : object.members()) {
-            switch (member.key()) {
-                case "source" -> source = member.value();
-                case "target" -> target = member.value();
-                case "mode" -> mode = member.value();
-                default -> checks.unknown(member, pointer, "a mount", MOUNT);
-            }
-        }
+        checks.onlyKnown(object, pointer, "a mount", MOUNT);
+        Json source = Fields.value(object, "source");
+        Json target = Fields.value(object, "target");
+        Json mode = Fields.value(object, "mode");
         String what = "this mount";
         String from = fields.string(source, object, pointer, "source", true, what, "the absolute path on the node",
                 ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "mount source"));
