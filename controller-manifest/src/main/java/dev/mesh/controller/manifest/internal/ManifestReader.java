@@ -42,10 +42,13 @@ public final class ManifestReader {
     private final Checks checks;
     private final Fields fields;
     private final Declared declared = new Declared();
+    /** The pointer of the manifest in its document: {@code ""}, or e.g. {@code /modules/2} inline in a mesh file. */
+    private final String base;
 
-    private ManifestReader(String file, List<Problem> problems) {
+    private ManifestReader(String file, String base, List<Problem> problems) {
         this.checks = new Checks(file, problems);
         this.fields = new Fields(checks, declared);
+        this.base = base;
     }
 
     /**
@@ -56,13 +59,14 @@ public final class ManifestReader {
         try {
             bytes = Files.readAllBytes(path);
         } catch (IOException | SecurityException e) {
-            throw new ManifestException(List.of(Problem.error("unreadable-file", "cannot read the file: " + reason(path, e)
+            throw new ManifestException(List.of(Problem.error("unreadable-file", "cannot read the file: " + why(path, e)
                     + "; check the path and that the file is readable", Location.of(path.toString()))));
         }
         return read(bytes, path.toString());
     }
 
-    private static String reason(Path path, Exception e) {
+    /** Why {@code path} could not be read, in a few words. */
+    static String why(Path path, Exception e) {
         if (Files.isDirectory(path)) {
             return "it is a directory, not a file";
         }
@@ -79,13 +83,29 @@ public final class ManifestReader {
     public static Manifest read(byte[] bytes, String file) {
         List<Problem> problems = new ArrayList<>();
         Json root = JsonReader.read(bytes, file, problems);
-        Manifest manifest = root == null ? null : new ManifestReader(file, problems).manifest(root);
+        Manifest manifest = root == null ? null : new ManifestReader(file, "", problems).manifest(root);
         if (!problems.isEmpty()) {
             problems.sort(Comparator.comparingInt((Problem p) -> p.location().line())
                     .thenComparingInt(p -> p.location().column()));
             throw new ManifestException(problems);
         }
         return manifest;
+    }
+
+    /**
+     * Reads a manifest that is one value of a larger document (a mesh file's inline module):
+     * problems are located in that document, below {@code pointer}.
+     *
+     * @param node the manifest's value in the document
+     * @param file the document's file name
+     * @param pointer the manifest's pointer in the document
+     * @param problems where every problem is added
+     * @return the manifest, or {@code null} when it has a problem
+     */
+    static Manifest read(Json node, String file, String pointer, List<Problem> problems) {
+        int before = problems.size();
+        Manifest manifest = new ManifestReader(file, pointer, problems).manifest(node);
+        return problems.size() == before ? manifest : null;
     }
 
     /** The root's members by key, gathered in one pass (a switch on the key). */
@@ -121,43 +141,43 @@ public final class ManifestReader {
                 case "tools" -> root.tools = value;
                 case "resources" -> root.resources = value;
                 case "build" -> root.build = value;
-                default -> checks.unknown(member, "", "the manifest", ROOT);
+                default -> checks.unknown(member, base, "the manifest", ROOT);
             }
         }
         return root;
     }
 
     private Manifest manifest(Json node) {
-        Json.Obj object = checks.object(node, "", "a manifest");
+        Json.Obj object = checks.object(node, base, "a manifest");
         if (object == null) {
             return null;
         }
         Root root = members(object);
         String owner = "the manifest";
-        fields.get(root.schema, object, "", "$schema", false, owner, "", (n, p) -> checks.plain(n, p, "\"$schema\""));
-        String module = fields.matching(root.module, object, "", "module", true, owner, "module name", Patterns.NAME,
+        fields.get(root.schema, object, base, "$schema", false, owner, "", (n, p) -> checks.plain(n, p, "\"$schema\""));
+        String module = fields.matching(root.module, object, base, "module", true, owner, "module name", Patterns.NAME,
                 Patterns.NAME_RULE + ", e.g. \"mesh-store\"");
-        String version = fields.matching(root.version, object, "", "version", true, owner, "version",
+        String version = fields.matching(root.version, object, base, "version", true, owner, "version",
                 Patterns.VERSION, Patterns.VERSION_RULE);
-        String slug = fields.matching(root.slug, object, "", "slug", false, owner, "slug", Patterns.SLUG,
+        String slug = fields.matching(root.slug, object, base, "slug", false, owner, "slug", Patterns.SLUG,
                 Patterns.SLUG_RULE);
         if (module != null && root.slug == null && !Patterns.SLUG.matches(module)) {
             checks.error("missing-field", "the manifest lacks \"slug\", which is required when the module name is "
                     + "longer than 32 characters (the slug defaults to the module name); add it: " + Patterns.SLUG_RULE,
-                    checks.at(object, ""));
+                    checks.at(object, base));
         }
-        List<Claim> claims = fields.list(root.claims, "", "claims", owner, "claim", this::claim);
-        List<Access> accesses = fields.list(root.accesses, "", "accesses", owner, "access", this::access);
+        List<Claim> claims = fields.list(root.claims, base, "claims", owner, "claim", this::claim);
+        List<Access> accesses = fields.list(root.accesses, base, "accesses", owner, "access", this::access);
         Map<String, Template> ownSecrets = ownSecrets(root.ownSecrets);
-        String secretsOwner = fields.matching(root.secretsOwner, object, "", "secrets-owner", false, owner,
+        String secretsOwner = fields.matching(root.secretsOwner, object, base, "secrets-owner", false, owner,
                 "secrets-owner", Patterns.ACCOUNT, "a user resource's name, or \"root\"");
-        Boolean prepares = fields.get(root.prepares, object, "", "prepares", false, owner, "true or false",
+        Boolean prepares = fields.get(root.prepares, object, base, "prepares", false, owner, "true or false",
                 (n, p) -> checks.bool(n, p, "\"prepares\""));
-        List<String> tools = fields.names(root.tools, "", "tools", owner, "tool name", Patterns.NAME,
+        List<String> tools = fields.names(root.tools, base, "tools", owner, "tool name", Patterns.NAME,
                 Patterns.NAME_RULE);
-        List<Resource> resources = fields.get(root.resources, object, "", "resources", false, owner, "",
+        List<Resource> resources = fields.get(root.resources, object, base, "resources", false, owner, "",
                 (n, p) -> new ResourceReader(checks, fields, declared).read(n, p));
-        List<Artifact> artifacts = fields.get(root.build, object, "", "build", false, owner, "",
+        List<Artifact> artifacts = fields.get(root.build, object, base, "build", false, owner, "",
                 (n, p) -> new BuildReader(checks, fields, declared).read(n, p));
         rules(object, root, secretsOwner, prepares);
         return module == null || version == null ? null : new Manifest(module, version, slug == null ? module : slug,
@@ -167,21 +187,21 @@ public final class ManifestReader {
 
     /** The rules across the root's fields, then those across the whole manifest. */
     private void rules(Json.Obj object, Root root, String secretsOwner, Boolean prepares) {
-        checks.unique("claim", root.claims, "", "claims", "name");
-        checks.unique("tool", root.tools, "", "tools", null);
+        checks.unique("claim", root.claims, base, "claims", "name");
+        checks.unique("tool", root.tools, base, "tools", null);
         if (secretsOwner != null) {
-            declared.userUses.add(new Declared.Use(secretsOwner, "secrets-owner", root.secretsOwner, "/secrets-owner",
+            declared.userUses.add(new Declared.Use(secretsOwner, "secrets-owner", root.secretsOwner, base + "/secrets-owner",
                     null));
         } else if (root.secretsOwner == null && root.ownSecrets instanceof Json.Obj secrets
                 && !secrets.members().isEmpty()) {
             checks.error("missing-secrets-owner", "the manifest has own-secrets but no \"secrets-owner\"; add "
                     + "\"secrets-owner\": the name of the user resource that owns the secret files, or \"root\"",
-                    checks.at(object, ""));
+                    checks.at(object, base));
         }
         if (Boolean.TRUE.equals(prepares) && declared.processes == 0) {
             checks.error("prepares-without-process", "\"prepares\" is true but the manifest declares no process "
                     + "resource; a preparation runs a process's binary with the argument \"prepare\", so declare a "
-                    + "process or remove \"prepares\"", checks.at(root.prepares, "/prepares"));
+                    + "process or remove \"prepares\"", checks.at(root.prepares, base + "/prepares"));
         }
         new CrossChecks(checks, declared).check();
     }
@@ -216,7 +236,7 @@ public final class ManifestReader {
     }
 
     private Map<String, Template> ownSecrets(Json node) {
-        Json.Obj object = node == null ? null : checks.object(node, "/own-secrets", "\"own-secrets\"");
+        Json.Obj object = node == null ? null : checks.object(node, base + "/own-secrets", "\"own-secrets\"");
         if (object == null) {
             return Map.of();
         }
@@ -225,12 +245,12 @@ public final class ManifestReader {
         for (Json.Member member : object.members().values()) {
             if (!Patterns.SECRET.matches(member.key())) {
                 checks.error("invalid-format", "\"" + member.key() + "\" is not a valid secret name: "
-                        + Patterns.SECRET_RULE, new Location(checks.file(), child("/own-secrets", member.key()),
+                        + Patterns.SECRET_RULE, new Location(checks.file(), child(base + "/own-secrets", member.key()),
                         member.line(), member.column()));
                 continue;
             }
             // A valid name has no '~' or '/' to escape.
-            Template path = fields.template(member.value(), "/own-secrets/" + member.key(), "own-secrets value",
+            Template path = fields.template(member.value(), base + "/own-secrets/" + member.key(), "own-secrets value",
                     SECRET_KINDS, true);
             if (path != null) {
                 secrets.put(member.key(), path);
