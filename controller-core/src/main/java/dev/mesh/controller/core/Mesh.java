@@ -2,6 +2,8 @@ package dev.mesh.controller.core;
 
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
+import dev.mesh.controller.manifest.MeshFile;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,6 +26,28 @@ public record Mesh(List<Node> nodes, List<Manifest> modules, List<Assignment> as
         modules = List.copyOf(modules);
         assignments = List.copyOf(assignments);
         Objects.requireNonNull(layout, "layout");
+    }
+
+    /**
+     * Reads a mesh file and the manifests it names (see {@link MeshFile}).
+     *
+     * @param path the mesh file
+     * @return the mesh it describes
+     * @throws dev.mesh.controller.manifest.ManifestException with every located problem of the file
+     *     and of its manifests
+     */
+    public static Mesh read(Path path) {
+        return of(MeshFile.read(path));
+    }
+
+    /**
+     * @param file a mesh file that has been read
+     * @return the mesh it describes
+     */
+    public static Mesh of(MeshFile file) {
+        return new Mesh(file.nodes().stream().map(n -> new Node(n.name(), n.address(), n.system())).toList(),
+                file.manifests(), file.assignments().stream().map(a -> new Assignment(a.module(), a.node())).toList(),
+                file.layout());
     }
 
     /** @return the manifests by module name */
