@@ -4,7 +4,9 @@ import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.Problem;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,25 +39,49 @@ public final class Composer {
         Map<String, Manifest> modules = mesh.modulesByName();
         Map<String, Node> nodes = new TreeMap<>();
         mesh.nodes().forEach(node -> nodes.put(node.name(), node));
+        Map<String, Set<String>> assigned = new HashMap<>();
+        mesh.assignments().forEach(a -> assigned.computeIfAbsent(a.node(), n -> new TreeSet<>()).add(a.module()));
+        List<NodeDeclaration.Composed> composed = new ArrayList<>(nodes.size());
+        for (Node node : nodes.values()) {
+            composed.add(NodeDeclaration.compose(node, manifests(assigned.getOrDefault(node.name(), Set.of()), modules),
+                    seating, mesh.layout()));
+        }
+        return assemble(meshProblems(mesh, nodes, modules, seating), composed);
+    }
+
+    /** The manifests of the named modules, in the order of the names; unknown names are skipped. */
+    static List<Manifest> manifests(Collection<String> names, Map<String, Manifest> modules) {
+        List<Manifest> manifests = new ArrayList<>(names.size());
+        for (String name : names) {
+            Manifest manifest = modules.get(name);
+            if (manifest != null) {
+                manifests.add(manifest);
+            }
+        }
+        return manifests;
+    }
+
+    /** The problems of the mesh as a whole: unknown names in assignments, slug conflicts, seat conflicts. */
+    static List<Problem> meshProblems(Mesh mesh, Map<String, Node> nodes, Map<String, Manifest> modules,
+            Seating seating) {
         List<Problem> problems = new ArrayList<>(unknownNames(mesh, nodes, modules));
         problems.addAll(slugConflicts(modules));
         problems.addAll(seating.conflicts());
+        return problems;
+    }
 
-        Map<String, Set<String>> assigned = new TreeMap<>();
-        mesh.assignments().forEach(a -> assigned.computeIfAbsent(a.node(), n -> new TreeSet<>()).add(a.module()));
-        List<Declaration> declarations = new ArrayList<>();
+    /** The composition of the nodes, given in name order, with the mesh's problems. */
+    static Composition assemble(List<Problem> meshProblems, List<NodeDeclaration.Composed> nodes) {
+        List<Problem> problems = new ArrayList<>(meshProblems);
+        List<Declaration> declarations = new ArrayList<>(nodes.size());
         Map<String, List<Problem>> blocked = new TreeMap<>();
-        for (Node node : nodes.values()) {
-            List<Manifest> onNode = assigned.getOrDefault(node.name(), Set.of()).stream()
-                    .map(modules::get).filter(m -> m != null).toList();
-            NodeDeclaration composed = new NodeDeclaration(node, seating, mesh.layout());
-            onNode.forEach(composed::add);
-            if (composed.problems().isEmpty()) {
-                declarations.add(composed.declaration(seating.heldBy(node)));
+        for (NodeDeclaration.Composed node : nodes) {
+            if (node.declaration() != null) {
+                declarations.add(node.declaration());
             } else {
-                blocked.put(node.name(), List.copyOf(composed.problems()));
+                blocked.put(node.node(), node.problems());
             }
-            problems.addAll(composed.problems());
+            problems.addAll(node.problems());
         }
         problems.sort(Comparator.comparing((Problem p) -> p.location().file())
                 .thenComparing(p -> p.location().pointer()).thenComparing(Problem::message));
@@ -78,10 +104,14 @@ public final class Composer {
         return problems;
     }
 
-    private static List<Problem> unknownNames(Mesh mesh, Map<String, Node> nodes, Map<String, Manifest> modules) {
+    /** Assignments naming a node or module the mesh does not have, each located at its index. */
+    static List<Problem> unknownNames(Mesh mesh, Map<String, Node> nodes, Map<String, Manifest> modules) {
         List<Problem> problems = new ArrayList<>();
         for (int i = 0; i < mesh.assignments().size(); i++) {
             Assignment assignment = mesh.assignments().get(i);
+            if (nodes.containsKey(assignment.node()) && modules.containsKey(assignment.module())) {
+                continue;
+            }
             Location at = new Location("<mesh>", "/assignments/" + i, 0, 0);
             if (!nodes.containsKey(assignment.node())) {
                 problems.add(Problem.error("unknown-node", "the assignment of " + assignment.module() + " names the "

@@ -19,6 +19,19 @@ import java.util.TreeMap;
 /** One node's declaration being composed, module by module, with the conflicts between them. */
 final class NodeDeclaration {
 
+    /**
+     * A node's composition: its declaration, or the problems that stopped it.
+     *
+     * @param node the node's name
+     * @param declaration the declaration, or {@code null} when the node is blocked
+     * @param problems why the node is blocked; empty when it composed
+     */
+    record Composed(String node, Declaration declaration, List<Problem> problems) {
+        Composed {
+            problems = List.copyOf(problems);
+        }
+    }
+
     /** A value and where it was declared, to name both sides of a conflict. */
     private record Sourced<T>(T value, String module, Location location) {
     }
@@ -35,17 +48,26 @@ final class NodeDeclaration {
     private final List<Declaration.Container> containers = new ArrayList<>();
     private final List<Declaration.Tool> tools = new ArrayList<>();
 
-    NodeDeclaration(Node node, Seating seating, Layout layout) {
+    private NodeDeclaration(Node node, Seating seating, Layout layout) {
         this.node = node;
         this.seating = seating;
         this.layout = layout;
     }
 
-    List<Problem> problems() {
-        return problems;
+    /**
+     * Composes one node: a function of exactly the node, the manifests assigned to it, the holders
+     * of the seats their templates reference (as the node sees them), the seats the node holds and
+     * the layout. {@link IncrementalPlanner} relies on that to reuse a node's result.
+     */
+    static Composed compose(Node node, List<Manifest> manifests, Seating seating, Layout layout) {
+        NodeDeclaration composed = new NodeDeclaration(node, seating, layout);
+        manifests.forEach(composed::add);
+        return composed.problems.isEmpty()
+                ? new Composed(node.name(), composed.declaration(seating.heldBy(node)), List.of())
+                : new Composed(node.name(), null, composed.problems);
     }
 
-    void add(Manifest manifest) {
+    private void add(Manifest manifest) {
         Substitution substitution = Substitution.of(manifest, seating.bindings(node, layout));
         String module = manifest.module();
         for (Resource resource : manifest.resources()) {
@@ -63,7 +85,7 @@ final class NodeDeclaration {
         manifest.tools().forEach(tool -> tools.add(new Declaration.Tool(module, tool)));
     }
 
-    Declaration declaration(List<String> seats) {
+    private Declaration declaration(List<String> seats) {
         Declaration unsigned = new Declaration(node.name(), "", values(accounts), values(directories),
                 sorted(secrets, Comparator.comparing(Declaration.Secret::path)),
                 sorted(accesses, Comparator.comparing(Declaration.Access::module).thenComparing(Declaration.Access::path)

@@ -1,12 +1,18 @@
 package dev.mesh.controller.core;
 
 import dev.mesh.controller.manifest.Manifest;
+import dev.mesh.controller.manifest.SeatHolder;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Plans the mesh (DESIGN.md section 6): a pure function of the mesh, what each node last
@@ -30,37 +36,63 @@ public final class Planner {
         Map<String, Manifest> modules = mesh.modulesByName();
         Seating seating = Seating.of(mesh.nodes(), modules, mesh.assignments());
         Composition composition = Composer.compose(mesh, seating);
+        Map<String, Declaration> declared = new HashMap<>();
+        List<NodeChanges> diffs = new ArrayList<>(composition.declarations().size());
+        for (Declaration declaration : composition.declarations()) {
+            declared.put(declaration.node(), declaration);
+            diffs.add(NodeChanges.of(acknowledged.get(declaration.node()), declaration));
+        }
+        return assemble(new Composed(modules, seating, composition, declared::get, meshDigest(mesh)), diffs,
+                acknowledged, built);
+    }
+
+    /**
+     * A mesh composed, with what the rest of planning reads from it.
+     *
+     * @param modules its manifests by module name
+     * @param seating its seating
+     * @param composition its composition
+     * @param declared a node's declaration by node name, or null when it has none
+     * @param meshDigest the digest of the mesh's inputs (see {@link #meshDigest})
+     */
+    record Composed(Map<String, Manifest> modules, Seating seating, Composition composition,
+            Function<String, Declaration> declared, String meshDigest) {
+    }
+
+    /**
+     * The plan of a composed mesh, given each composed node's changes in node order: the rest of
+     * {@link #plan}, shared with {@link IncrementalPlanner}. Apart from the acknowledged revisions,
+     * it reads only the nodes that have changes.
+     */
+    static Planning assemble(Composed composed, List<NodeChanges> diffs, Map<String, Declaration> acknowledged,
+            Set<String> built) {
         List<Plan.Change> changes = new ArrayList<>();
         List<Plan.Orphan> orphans = new ArrayList<>();
-        for (Declaration declaration : composition.declarations()) {
-            NodeChanges node = NodeChanges.of(acknowledged.get(declaration.node()), declaration);
+        for (NodeChanges node : diffs) {
             changes.addAll(node.changes());
             orphans.addAll(node.orphans());
         }
-        Map<String, Plan.Build> builds = builds(composition, modules, changes, built);
-        List<Plan.Change> linked = ordered(new Requirements(mesh, modules, seating, composition, changes, builds)
-                .link());
-        return new Planning(composition, new Plan(Plan.FORMAT, inputs(mesh, acknowledged), linked,
-                List.copyOf(builds.values()), orphans, summary(linked, builds.size())));
+        Map<String, Plan.Build> builds = builds(composed, changes, built);
+        List<Plan.Change> linked = ordered(new Requirements(composed, changes, builds).link());
+        return new Planning(composed.composition(), new Plan(Plan.FORMAT,
+                inputs(composed.meshDigest(), acknowledged), linked, List.copyOf(builds.values()), orphans,
+                summary(linked, builds.size())));
     }
 
-    /** Each artifact a start, restart or preparation runs, once per (module, version, artifact), unless built. */
-    private static Map<String, Plan.Build> builds(Composition composition, Map<String, Manifest> modules,
-            List<Plan.Change> changes, Set<String> built) {
-        Map<String, Plan.Change> byId = new java.util.HashMap<>();
-        changes.forEach(change -> byId.put(change.id(), change));
+    /** Each artifact a start or restart runs, once per (module, version, artifact), unless built. */
+    private static Map<String, Plan.Build> builds(Composed composed, List<Plan.Change> changes, Set<String> built) {
         Map<String, List<String>> nodesByBuild = new TreeMap<>();
         Map<String, Plan.Build> builds = new TreeMap<>();
-        for (Declaration declaration : composition.declarations()) {
-            for (Declaration.Process process : declaration.processes()) {
-                Plan.Change change = byId.get(NodeChanges.id(declaration.node(), "process", process.name()));
-                boolean runs = change != null
-                        && (change.actions().contains("start") || change.actions().contains("restart"));
-                Manifest manifest = modules.get(process.module());
+        for (Plan.Change change : changes) {
+            Declaration.Process process = Requirements.process(composed, change);
+            boolean runs = process != null && Requirements.kind(change).equals("process")
+                    && (change.actions().contains("start") || change.actions().contains("restart"));
+            if (runs) {
+                Manifest manifest = composed.modules().get(process.module());
                 String id = buildId(manifest, process.artifact());
-                if (runs && !built.contains(id)) {
-                    nodesByBuild.computeIfAbsent(id, k -> new ArrayList<>()).add(declaration.node());
-                    builds.put(id, new Plan.Build(id, manifest.module(), manifest.version(),
+                if (!built.contains(id)) {
+                    nodesByBuild.computeIfAbsent(id, k -> new ArrayList<>()).add(change.node());
+                    builds.putIfAbsent(id, new Plan.Build(id, manifest.module(), manifest.version(),
                             process.artifact().name(), process.artifact().system(), List.of()));
                 }
             }
@@ -76,7 +108,7 @@ public final class Planner {
      * cycle keeps the step order for what remains of it.
      */
     private static List<Plan.Change> ordered(List<Plan.Change> changes) {
-        Map<String, List<Plan.Change>> byNode = new java.util.LinkedHashMap<>();
+        Map<String, List<Plan.Change>> byNode = new LinkedHashMap<>();
         changes.forEach(change -> byNode.computeIfAbsent(change.node(), n -> new ArrayList<>()).add(change));
         List<Plan.Change> ordered = new ArrayList<>(changes.size());
         byNode.values().forEach(node -> ordered.addAll(topological(node)));
@@ -85,7 +117,7 @@ public final class Planner {
 
     /** Kahn's algorithm, always taking the earliest ready change, so the step order holds where it can. */
     private static List<Plan.Change> topological(List<Plan.Change> changes) {
-        Map<String, Integer> index = new java.util.HashMap<>();
+        Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < changes.size(); i++) {
             index.put(changes.get(i).id(), i);
         }
@@ -102,7 +134,7 @@ public final class Planner {
                 }
             }
         }
-        java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>();
+        PriorityQueue<Integer> ready = new PriorityQueue<>();
         for (int i = 0; i < changes.size(); i++) {
             if (waiting[i] == 0) {
                 ready.add(i);
@@ -140,14 +172,20 @@ public final class Planner {
         return "build:" + manifest.module() + "@" + manifest.version() + "/" + artifact.name();
     }
 
-    private static Map<String, String> inputs(Mesh mesh, Map<String, Declaration> acknowledged) {
+    /** The digest of what a plan is computed from, besides the acknowledged declarations. */
+    static String meshDigest(Mesh mesh) {
         Map<String, String> versions = new TreeMap<>();
         mesh.modules().forEach(m -> versions.put(m.module(), m.version()));
-        List<Node> nodes = mesh.nodes().stream().sorted(java.util.Comparator.comparing(Node::name)).toList();
-        List<Assignment> assignments = mesh.assignments().stream().sorted(java.util.Comparator
-                .comparing(Assignment::node).thenComparing(Assignment::module)).toList();
-        Map<String, String> inputs = new TreeMap<>();
-        inputs.put("mesh", CanonicalJson.digest(List.of(nodes, versions, assignments, mesh.layout())));
+        List<Node> nodes = mesh.nodes().stream().sorted(Comparator.comparing(Node::name)).toList();
+        List<Assignment> assignments = mesh.assignments().stream()
+                .sorted(Comparator.comparing(Assignment::node).thenComparing(Assignment::module)).toList();
+        return CanonicalJson.digest(List.of(nodes, versions, assignments, mesh.layout()));
+    }
+
+    /** The plan's inputs; unordered, as {@link Plan} keeps them (its JSON sorts them). */
+    private static Map<String, String> inputs(String meshDigest, Map<String, Declaration> acknowledged) {
+        Map<String, String> inputs = new HashMap<>(2 * acknowledged.size() + 2);
+        inputs.put("mesh", meshDigest);
         acknowledged.forEach((node, declaration) -> inputs.put("acknowledged/" + node, declaration.revision()));
         return inputs;
     }
@@ -166,30 +204,20 @@ public final class Planner {
     /** Adds what changes wait for beyond their node: builds, and the seat holders' processes. */
     private static final class Requirements {
 
-        private final Map<String, Manifest> modules;
-        private final Seating seating;
+        private final Composed composed;
         private final List<Plan.Change> changes;
         private final Map<String, Plan.Build> builds;
-        private final Map<String, Node> nodes = new java.util.HashMap<>();
-        /** Node name → process name → its declaration. */
-        private final Map<String, Map<String, Declaration.Process>> processes = new java.util.HashMap<>();
+        /** Module name → the seats its templates reference, computed once per plan. */
+        private final Map<String, Set<String>> requirements = new HashMap<>();
         /** Node name → the start or restart changes of its processes. */
-        private final Map<String, List<Plan.Change>> starts = new java.util.HashMap<>();
+        private final Map<String, List<Plan.Change>> starts = new HashMap<>();
         /** "NODE SEAT" → the ids of the starts of that seat's holders there. */
-        private final Map<String, List<String>> holderStarts = new java.util.HashMap<>();
+        private final Map<String, List<String>> holderStarts = new HashMap<>();
 
-        Requirements(Mesh mesh, Map<String, Manifest> modules, Seating seating, Composition composition,
-                List<Plan.Change> changes, Map<String, Plan.Build> builds) {
-            this.modules = modules;
-            this.seating = seating;
+        Requirements(Composed composed, List<Plan.Change> changes, Map<String, Plan.Build> builds) {
+            this.composed = composed;
             this.changes = changes;
             this.builds = builds;
-            mesh.nodes().forEach(node -> nodes.put(node.name(), node));
-            for (Declaration declaration : composition.declarations()) {
-                Map<String, Declaration.Process> byName = new java.util.HashMap<>();
-                declaration.processes().forEach(process -> byName.put(process.name(), process));
-                processes.put(declaration.node(), byName);
-            }
             for (Plan.Change change : changes) {
                 if (kind(change).equals("process") && !change.actions().contains("stop")) {
                     starts.computeIfAbsent(change.node(), n -> new ArrayList<>()).add(change);
@@ -208,19 +236,22 @@ public final class Planner {
         }
 
         private List<String> extra(Plan.Change change) {
-            Declaration.Process process = process(change);
+            Declaration.Process process = process(composed, change);
             if (process == null || change.actions().contains("stop")) {
                 return List.of();
             }
             List<String> extra = new ArrayList<>();
-            String build = buildId(modules.get(process.module()), process.artifact());
+            String build = buildId(composed.modules().get(process.module()), process.artifact());
             if (builds.containsKey(build)) {
                 extra.add(build);
             }
-            Node node = nodes.get(change.node());
-            for (String seat : modules.get(process.module()).requirements()) {
-                seating.holder(seat, node).ifPresent(holder -> holderStarts(holder.node(), seat, change.id())
-                        .forEach(extra::add));
+            Set<String> seats = requirements.computeIfAbsent(process.module(),
+                    module -> composed.modules().get(module).requirements());
+            for (String seat : seats) {
+                SeatHolder holder = composed.seating().holderAsSeenFrom(seat, change.node());
+                if (holder != null) {
+                    extra.addAll(holderStarts(holder.node(), seat, change.id()));
+                }
             }
             return extra;
         }
@@ -230,8 +261,8 @@ public final class Planner {
             List<String> holders = holderStarts.computeIfAbsent(node + " " + seat, key -> starts
                     .getOrDefault(node, List.of()).stream()
                     .filter(c -> {
-                        Declaration.Process holder = process(c);
-                        return holder != null && modules.get(holder.module()).claims().stream()
+                        Declaration.Process holder = process(composed, c);
+                        return holder != null && composed.modules().get(holder.module()).claims().stream()
                                 .anyMatch(claim -> claim.name().equals(seat));
                     })
                     .map(Plan.Change::id).toList());
@@ -239,16 +270,25 @@ public final class Planner {
         }
 
         /** The declared process a process or preparation change is about, or null. */
-        private Declaration.Process process(Plan.Change change) {
+        static Declaration.Process process(Composed composed, Plan.Change change) {
             String kind = kind(change);
             if (!kind.equals("process") && !kind.equals("prepare")) {
                 return null;
             }
+            Declaration declaration = composed.declared().apply(change.node());
+            if (declaration == null) {
+                return null;
+            }
             String name = change.id().substring(change.id().indexOf(':') + 1);
-            return processes.getOrDefault(change.node(), Map.of()).get(name);
+            for (Declaration.Process process : declaration.processes()) {
+                if (process.name().equals(name)) {
+                    return process;
+                }
+            }
+            return null;
         }
 
-        private static String kind(Plan.Change change) {
+        static String kind(Plan.Change change) {
             return change.id().substring(change.node().length() + 1, change.id().indexOf(':'));
         }
 

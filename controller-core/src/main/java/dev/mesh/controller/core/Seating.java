@@ -102,16 +102,18 @@ public final class Seating {
      * @return the holder, or empty when there is none
      */
     public Optional<SeatHolder> holder(String seat, Node from) {
-        if (contested.contains(seat) || contested.contains(seat + "@" + from.name())) {
-            return Optional.empty();
-        }
-        List<Holding> held = holdings.getOrDefault(seat, List.of());
-        if (held.isEmpty()) {
-            return Optional.empty();
+        return Optional.ofNullable(holderAsSeenFrom(seat, from.name()));
+    }
+
+    /** {@link #holder(String, Node)} by the asking node's name; null when there is none. */
+    SeatHolder holderAsSeenFrom(String seat, String from) {
+        List<Holding> held = holdings.get(seat);
+        if (held == null || contested.contains(seat) || !contested.isEmpty() && contested.contains(seat + "@" + from)) {
+            return null;
         }
         Holding holding = held.getFirst().claim().scope() == Scope.MESH ? held.getFirst()
-                : byNode.get(seat).get(from.name());
-        return Optional.ofNullable(holding).map(h -> new SeatHolder(h.node().name(), h.node().address()));
+                : byNode.get(seat).get(from);
+        return holding == null ? null : new SeatHolder(holding.node().name(), holding.node().address());
     }
 
     /**
