@@ -46,7 +46,7 @@ public final class Composer {
             composed.add(NodeDeclaration.compose(node, manifests(assigned.getOrDefault(node.name(), Set.of()), modules),
                     seating, mesh.layout()));
         }
-        return assemble(meshProblems(mesh, nodes, modules, seating), composed);
+        return assemble(meshProblems(unknownNames(mesh, nodes, modules), modules, seating), composed);
     }
 
     /** The manifests of the named modules, in the order of the names; unknown names are skipped. */
@@ -62,9 +62,8 @@ public final class Composer {
     }
 
     /** The problems of the mesh as a whole: unknown names in assignments, slug conflicts, seat conflicts. */
-    static List<Problem> meshProblems(Mesh mesh, Map<String, Node> nodes, Map<String, Manifest> modules,
-            Seating seating) {
-        List<Problem> problems = new ArrayList<>(unknownNames(mesh, nodes, modules));
+    static List<Problem> meshProblems(List<Problem> unknownNames, Map<String, Manifest> modules, Seating seating) {
+        List<Problem> problems = new ArrayList<>(unknownNames);
         problems.addAll(slugConflicts(modules));
         problems.addAll(seating.conflicts());
         return problems;
@@ -105,7 +104,7 @@ public final class Composer {
     }
 
     /** Assignments naming a node or module the mesh does not have, each located at its index. */
-    static List<Problem> unknownNames(Mesh mesh, Map<String, Node> nodes, Map<String, Manifest> modules) {
+    static List<Problem> unknownNames(Mesh mesh, Map<String, ?> nodes, Map<String, Manifest> modules) {
         List<Problem> problems = new ArrayList<>();
         for (int i = 0; i < mesh.assignments().size(); i++) {
             Assignment assignment = mesh.assignments().get(i);

@@ -11,6 +11,7 @@ import dev.mesh.controller.manifest.SeatHolder;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,16 +41,16 @@ public final class Seating {
     private final List<Problem> conflicts;
 
     /** Seat → node name → the first holding there, for look-ups from a node. */
-    private final Map<String, Map<String, Holding>> byNode = new java.util.HashMap<>();
+    private final Map<String, Map<String, Holding>> byNode = new HashMap<>();
     /** Node name → the seats it holds, sorted. */
-    private final Map<String, List<String>> seatsOf = new java.util.HashMap<>();
+    private final Map<String, List<String>> seatsOf = new HashMap<>();
 
     private Seating(Map<String, List<Holding>> holdings, Set<String> contested, List<Problem> conflicts) {
         this.holdings = holdings;
         this.contested = Set.copyOf(contested);
         this.conflicts = List.copyOf(conflicts);
         holdings.forEach((seat, held) -> held.forEach(h -> {
-            byNode.computeIfAbsent(seat, s -> new java.util.HashMap<>()).putIfAbsent(h.node().name(), h);
+            byNode.computeIfAbsent(seat, s -> new HashMap<>()).putIfAbsent(h.node().name(), h);
             List<String> seats = seatsOf.computeIfAbsent(h.node().name(), n -> new ArrayList<>());
             if (seats.isEmpty() || !seats.getLast().equals(seat)) {
                 seats.add(seat);
@@ -68,21 +69,26 @@ public final class Seating {
      */
     public static Seating of(Collection<Node> nodes, Map<String, Manifest> modules,
             Collection<Assignment> assignments) {
-        Map<String, Node> byName = new TreeMap<>();
+        Map<String, Node> byName = new HashMap<>();
         nodes.forEach(node -> byName.put(node.name(), node));
+        // Only assignments of modules that claim seats are sorted: in a mesh where few modules
+        // claim, that is a small part of them.
+        List<Assignment> claiming = new ArrayList<>();
+        for (Assignment assignment : assignments) {
+            Manifest manifest = modules.get(assignment.module());
+            if (manifest != null && !manifest.claims().isEmpty() && byName.containsKey(assignment.node())) {
+                claiming.add(assignment);
+            }
+        }
+        claiming.sort(Comparator.comparing(Assignment::node).thenComparing(Assignment::module));
         Map<String, List<Holding>> holdings = new TreeMap<>();
-        assignments.stream()
-                .sorted(Comparator.comparing(Assignment::node).thenComparing(Assignment::module))
-                .forEach(assignment -> {
-                    Node node = byName.get(assignment.node());
-                    Manifest manifest = modules.get(assignment.module());
-                    if (node != null && manifest != null) {
-                        for (Claim claim : manifest.claims()) {
-                            holdings.computeIfAbsent(claim.name(), seat -> new ArrayList<>())
-                                    .add(new Holding(node, manifest.module(), claim));
-                        }
-                    }
-                });
+        for (Assignment assignment : claiming) {
+            Manifest manifest = modules.get(assignment.module());
+            for (Claim claim : manifest.claims()) {
+                holdings.computeIfAbsent(claim.name(), seat -> new ArrayList<>())
+                        .add(new Holding(byName.get(assignment.node()), manifest.module(), claim));
+            }
+        }
         Set<String> contested = new HashSet<>();
         List<Problem> conflicts = new ArrayList<>();
         Map<String, List<Holding>> frozen = new LinkedHashMap<>();
@@ -147,6 +153,25 @@ public final class Seating {
      */
     public List<String> heldBy(Node node) {
         return List.copyOf(seatsOf.getOrDefault(node.name(), List.of()));
+    }
+
+    /**
+     * The seats whose holders may be seen differently in this seating than in {@code before}: those
+     * whose claims (node, module, claim) differ. Every other seat has the same holder from every node.
+     */
+    Set<String> seatsChangedFrom(Seating before) {
+        Set<String> changed = new HashSet<>();
+        holdings.forEach((seat, held) -> {
+            if (!held.equals(before.holdings.get(seat))) {
+                changed.add(seat);
+            }
+        });
+        before.holdings.keySet().forEach(seat -> {
+            if (!holdings.containsKey(seat)) {
+                changed.add(seat);
+            }
+        });
+        return changed;
     }
 
     /** @return every conflict, by seat name, each naming both claims (the second located, the first related) */
