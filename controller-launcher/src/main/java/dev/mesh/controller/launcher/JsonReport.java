@@ -20,7 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class JsonReport {
 
     /** Non-ASCII is escaped so that the document stays valid JSON whatever the console's encoding. */
-    private static final JsonMapper MAPPER = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
+    static final JsonMapper MAPPER = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
 
     private JsonReport() {
     }
@@ -38,7 +38,8 @@ final class JsonReport {
         out.println(MAPPER.writeValueAsString(document));
     }
 
-    private static void problem(Problem problem, ObjectNode node) {
+    /** Writes {@code problem} into {@code node}, in the form every command's JSON output shares. */
+    static void problem(Problem problem, ObjectNode node) {
         node.put("code", problem.code())
                 .put("severity", problem.severity().label())
                 .put("message", problem.message());
@@ -52,7 +53,7 @@ final class JsonReport {
         }
     }
 
-    private static void location(Location location, ObjectNode node) {
+    static void location(Location location, ObjectNode node) {
         node.put("file", location.file())
                 .put("pointer", location.pointer())
                 .put("line", location.line())

@@ -34,6 +34,8 @@ public final class Main {
     static CommandLine commandLine() {
         return new CommandLine(new MeshControllerCommand())
                 .addSubcommand(new ValidateCommand())
+                .addSubcommand(new ComposeCommand())
+                .addSubcommand(new PlanCommand())
                 .setExecutionExceptionHandler(Main::exitOnFailure);
     }
 

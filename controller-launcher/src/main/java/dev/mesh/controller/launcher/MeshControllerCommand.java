@@ -23,6 +23,6 @@ final class MeshControllerCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: try 'mesh-controller validate FILE'");
+        throw new ParameterException(spec.commandLine(), "Missing a command: try 'mesh-controller validate FILE', 'mesh-controller compose --mesh FILE' or 'mesh-controller plan --mesh FILE'");
     }
 }

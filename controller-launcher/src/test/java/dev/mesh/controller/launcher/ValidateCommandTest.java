@@ -21,6 +21,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 class ValidateCommandTest {
 
+    private static Cli.Run run(String... args) {
+        return Cli.run(args);
+    }
+
+
     private static final String VALID = """
             {"module": "demo", "version": "1.0.0"}
             """;
@@ -39,7 +44,7 @@ class ValidateCommandTest {
     void validate_validFile_printsValid_exits0() throws IOException {
         Path file = write("valid.json", VALID);
 
-        Run run = run("validate", file.toString());
+        Cli.Run run = run("validate", file.toString());
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).isEqualTo(file + ": valid\n1 file, 0 invalid, 0 problems\n");
@@ -50,7 +55,7 @@ class ValidateCommandTest {
     void validate_invalidFile_printsLocatedProblems_exits1() throws IOException {
         Path file = write("invalid.json", UNKNOWN_FIELD);
 
-        Run run = run("validate", file.toString());
+        Cli.Run run = run("validate", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines()).hasSize(2);
@@ -65,7 +70,7 @@ class ValidateCommandTest {
                 {"module": "demo", "version": "1.0.0", "modul": "x"}
                 """);
 
-        Run run = run("validate", file.toString());
+        Cli.Run run = run("validate", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines().getFirst()).startsWith(file + ":1:40: /modul: ").contains("\"module\"").endsWith(")");
@@ -75,7 +80,7 @@ class ValidateCommandTest {
     void validate_rootProblem_showsRootPointer() throws IOException {
         Path file = write("array.json", "[]\n");
 
-        Run run = run("validate", file.toString());
+        Cli.Run run = run("validate", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines().getFirst()).startsWith(file + ":1:1: (root): ");
@@ -86,7 +91,7 @@ class ValidateCommandTest {
         Path valid = write("valid.json", VALID);
         Path invalid = write("invalid.json", UNKNOWN_FIELD);
 
-        Run run = run("validate", valid.toString(), invalid.toString());
+        Cli.Run run = run("validate", valid.toString(), invalid.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines()).hasSize(3);
@@ -100,7 +105,7 @@ class ValidateCommandTest {
         Path valid = write("valid.json", VALID);
         Path invalid = write("invalid.json", UNKNOWN_FIELD);
 
-        Run run = run("validate", "--json", valid.toString(), invalid.toString());
+        Cli.Run run = run("validate", "--json", valid.toString(), invalid.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         JsonNode files = new JsonMapper().readTree(run.out()).get("files");
@@ -129,7 +134,7 @@ class ValidateCommandTest {
                 {"module": "demo", "version": "1.0.0", "modul": "x"}
                 """);
 
-        Run run = run("validate", "--json", file.toString());
+        Cli.Run run = run("validate", "--json", file.toString());
 
         JsonNode problem = new JsonMapper().readTree(run.out()).get("files").get(0).get("problems").get(0);
         assertThat(problem.get("hint").asString()).contains("\"module\"");
@@ -143,7 +148,7 @@ class ValidateCommandTest {
                             {"name": "mesh-store", "scope": "mesh"}]}
                 """);
 
-        Run run = run("validate", "--json", file.toString());
+        Cli.Run run = run("validate", "--json", file.toString());
 
         JsonNode problem = new JsonMapper().readTree(run.out()).get("files").get(0).get("problems").get(0);
         assertThat(problem.get("code").asString()).isEqualTo("duplicate-name");
@@ -162,7 +167,7 @@ class ValidateCommandTest {
                 {"module": "demo", "version": "1.0.0", "f\u00e4rbe": "blau"}
                 """);
 
-        Run run = run("validate", "--json", file.toString());
+        Cli.Run run = run("validate", "--json", file.toString());
 
         assertThat(run.out()).isASCII().contains("\\u00E4");
         JsonNode problem = new JsonMapper().readTree(run.out()).get("files").get(0).get("problems").get(0);
@@ -173,7 +178,7 @@ class ValidateCommandTest {
     void validate_json_writesExactlyOneDocument() throws IOException {
         Path file = write("valid.json", VALID);
 
-        Run run = run("validate", "--json", file.toString());
+        Cli.Run run = run("validate", "--json", file.toString());
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines()).hasSize(1);
@@ -184,7 +189,7 @@ class ValidateCommandTest {
     void validate_missingFile_isAProblemOfThatFile_exits1() {
         Path missing = dir.resolve("missing.json");
 
-        Run run = run("validate", missing.toString());
+        Cli.Run run = run("validate", missing.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines()).hasSize(2);
@@ -196,7 +201,7 @@ class ValidateCommandTest {
 
     @Test
     void validate_directory_isUnreadableFile_exits1() {
-        Run run = run("validate", "--json", dir.toString());
+        Cli.Run run = run("validate", "--json", dir.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(codes(run)).containsExactly("unreadable-file");
@@ -207,7 +212,7 @@ class ValidateCommandTest {
     void validate_notJson_isAJsonSyntaxProblem_exits1() throws IOException {
         Path file = write("notes.txt", "module: demo\n");
 
-        Run run = run("validate", "--json", file.toString());
+        Cli.Run run = run("validate", "--json", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(codes(run)).containsExactly("json-syntax");
@@ -216,7 +221,7 @@ class ValidateCommandTest {
 
     @Test
     void validate_noFiles_isAUsageError_exits2() {
-        Run run = run("validate");
+        Cli.Run run = run("validate");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
@@ -227,7 +232,7 @@ class ValidateCommandTest {
     void validate_unknownOption_isAUsageError_exits2() throws IOException {
         Path file = write("valid.json", VALID);
 
-        Run run = run("validate", "--yaml", file.toString());
+        Cli.Run run = run("validate", "--yaml", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("Unknown option: '--yaml'");
@@ -235,7 +240,7 @@ class ValidateCommandTest {
 
     @Test
     void noCommand_isAUsageError_exits2() {
-        Run run = run();
+        Cli.Run run = run();
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("Missing a command").contains("validate");
@@ -243,7 +248,7 @@ class ValidateCommandTest {
 
     @Test
     void help_listsValidate_exits0() {
-        Run run = run("--help");
+        Cli.Run run = run("--help");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("Usage: mesh-controller").contains("validate");
@@ -279,27 +284,10 @@ class ValidateCommandTest {
         return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
     }
 
-    private static List<String> codes(Run run) {
+    private static List<String> codes(Cli.Run run) {
         List<String> codes = new ArrayList<>();
         new JsonMapper().readTree(run.out()).get("files").forEach(file ->
                 file.get("problems").forEach(problem -> codes.add(problem.get("code").asString())));
         return codes;
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exitCode = Main.commandLine()
-                .setOut(new PrintWriter(out))
-                .setErr(new PrintWriter(err))
-                .execute(args);
-        return new Run(exitCode, out.toString(), err.toString());
-    }
-
-    private record Run(int exitCode, String out, String err) {
-
-        List<String> lines() {
-            return out.lines().toList();
-        }
     }
 }

@@ -1,0 +1,30 @@
+package dev.mesh.controller.launcher;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+
+/** Runs the command line in-process, capturing what it prints. */
+final class Cli {
+
+    private Cli() {
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exitCode = Main.commandLine()
+                .setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(err))
+                .execute(args);
+        return new Run(exitCode, out.toString(), err.toString());
+    }
+
+    /** What one run printed, and how it exited. */
+    record Run(int exitCode, String out, String err) {
+
+        List<String> lines() {
+            return out.lines().toList();
+        }
+    }
+}
