@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -46,9 +47,8 @@ final class ComposeCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--mesh", required = true, paramLabel = "FILE",
-            description = "The mesh file: nodes, modules (paths relative to it, or inline), assignments, layout.")
-    private Path meshFile;
+    @Mixin
+    private MeshInput meshFile;
 
     @Option(names = "--node", paramLabel = "NAME", description = "Compose and print only this node.")
     private String node;
@@ -66,7 +66,7 @@ final class ComposeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        MeshInput input = MeshInput.read(meshFile);
+        MeshInput.Read input = meshFile.read();
         PrintWriter stdout = spec.commandLine().getOut();
         if (input.mesh() == null) {
             print(stdout, List.of(), input.problems(), List.of());
@@ -75,7 +75,7 @@ final class ComposeCommand implements Callable<Integer> {
         Mesh mesh = input.mesh();
         List<String> names = mesh.nodes().stream().map(Node::name).toList();
         if (node != null && !names.contains(node)) {
-            throw new ParameterException(spec.commandLine(), "the mesh " + meshFile + " has no node \"" + node
+            throw new ParameterException(spec.commandLine(), "the mesh " + meshFile.file() + " has no node \"" + node
                     + "\"; its nodes are: " + String.join(", ", names));
         }
         Composition composition = Composer.compose(mesh);

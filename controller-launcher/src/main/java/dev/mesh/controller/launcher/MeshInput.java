@@ -5,25 +5,36 @@ import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.manifest.Problem;
 import java.nio.file.Path;
 import java.util.List;
+import picocli.CommandLine.Option;
 
 /**
- * The mesh file a command reads, or the problems that stopped it: {@code compose} and {@code plan}
- * report a bad mesh file the way {@code validate} reports a bad manifest.
- *
- * @param mesh the mesh, or {@code null} when the file has problems
- * @param problems the file's problems (and its manifests'); empty when it read
+ * The {@code --mesh FILE} option of {@code compose} and {@code plan} (a picocli mixin), and the
+ * reading of that file: a bad mesh file is reported the way {@code validate} reports a bad
+ * manifest, as problems rather than a failure.
  */
-record MeshInput(Mesh mesh, List<Problem> problems) {
+final class MeshInput {
 
-    MeshInput {
-        problems = List.copyOf(problems);
+    @Option(names = "--mesh", required = true, paramLabel = "FILE",
+            description = "The mesh file: nodes, modules (paths relative to it, or inline), assignments, layout.")
+    private Path file;
+
+    /** The mesh, or the problems of the file and its manifests. */
+    record Read(Mesh mesh, List<Problem> problems) {
+
+        Read {
+            problems = List.copyOf(problems);
+        }
     }
 
-    static MeshInput read(Path file) {
+    Path file() {
+        return file;
+    }
+
+    Read read() {
         try {
-            return new MeshInput(Mesh.read(file), List.of());
+            return new Read(Mesh.read(file), List.of());
         } catch (ManifestException invalid) {
-            return new MeshInput(null, invalid.problems());
+            return new Read(null, invalid.problems());
         }
     }
 }

@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -55,9 +56,8 @@ final class PlanCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--mesh", required = true, paramLabel = "FILE",
-            description = "The mesh file: nodes, modules (paths relative to it, or inline), assignments, layout.")
-    private Path meshFile;
+    @Mixin
+    private MeshInput meshFile;
 
     @Option(names = "--applied", paramLabel = "DIR",
             description = "Each node's last acknowledged declaration as DIR/<node>.json (as compose --json prints "
@@ -70,7 +70,7 @@ final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter stdout = spec.commandLine().getOut();
-        MeshInput input = MeshInput.read(meshFile);
+        MeshInput.Read input = meshFile.read();
         if (input.mesh() == null) {
             print(stdout, null, input.problems());
             return 1;
