@@ -40,11 +40,17 @@ public final class Main {
     }
 
     /**
-     * Reports a failure of a command as one line on standard error.
+     * Reports a failure of a command as one line on standard error, or a configuration problem as
+     * one line per problem.
      *
-     * @return the exit code, always {@code 1}
+     * @return the exit code: {@code 2} for configuration, {@code 1} for anything else
      */
     static int exitOnFailure(Exception failure, CommandLine command, ParseResult parsed) {
+        if (failure instanceof ConfigException config) {
+            config.problems().forEach(line -> command.getErr().println("mesh-controller: " + line));
+            command.getErr().flush();
+            return 2;
+        }
         String line = failure instanceof MeshException
                 ? oneLine(failure.getMessage())
                 : "unexpected failure: " + failure.getClass().getName()

@@ -1,0 +1,198 @@
+package dev.mesh.controller.launcher;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What {@code serve} and {@code prepare} read from the environment (DESIGN.md section 11): for
+ * each of the three store databases, {@code MESH_STORE_<NAME>_FILE} — a JSON file
+ * {@code {"user","password","database"}} — and {@code MESH_STORE_<NAME>_PORT} — {@code host:port}.
+ *
+ * <p>Everything is checked before anything connects: {@link #from} reports every problem at once,
+ * one line each naming the variable, the file and the fix. A password never appears in a message
+ * or in {@code toString()}.
+ *
+ * @param inventory the inventory database
+ * @param identity the identity database
+ * @param licences the licences database
+ */
+record Config(Database inventory, Database identity, Database licences) {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+    private static final Set<String> CREDENTIAL_FIELDS = Set.of("user", "password", "database");
+
+    /**
+     * Where one database is and how to log in to it.
+     *
+     * @param role which of the three: {@code inventory}, {@code identity}, {@code licences}
+     * @param host host name or address
+     * @param port TCP port
+     * @param user login role
+     * @param password its password, shown nowhere
+     * @param database the database name
+     */
+    record Database(String role, String host, int port, String user, Secret password, String database) {
+
+        Database {
+            Objects.requireNonNull(role, "role");
+            Objects.requireNonNull(host, "host");
+            Objects.requireNonNull(user, "user");
+            Objects.requireNonNull(password, "password");
+            Objects.requireNonNull(database, "database");
+        }
+    }
+
+    /** A secret value: {@link #reveal()} gives it to the one place that needs it; nothing prints it. */
+    static final class Secret {
+
+        private final String value;
+
+        Secret(String value) {
+            this.value = Objects.requireNonNull(value, "value");
+        }
+
+        /** @return the value, for the driver that logs in with it */
+        String reveal() {
+            return value;
+        }
+
+        @Override
+        public String toString() {
+            return "(secret)";
+        }
+    }
+
+    /**
+     * Reads and checks the store settings.
+     *
+     * @param env the environment, e.g. {@link System#getenv()}
+     * @return the settings
+     * @throws ConfigException with one line per problem, when any setting is missing or malformed
+     */
+    static Config from(Map<String, String> env) {
+        List<String> problems = new ArrayList<>();
+        Database inventory = database("inventory", env, problems);
+        Database identity = database("identity", env, problems);
+        Database licences = database("licences", env, problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return new Config(inventory, identity, licences);
+    }
+
+    private static Database database(String role, Map<String, String> env, List<String> problems) {
+        String prefix = "MESH_STORE_" + role.toUpperCase(java.util.Locale.ROOT);
+        String fileVariable = prefix + "_FILE";
+        String portVariable = prefix + "_PORT";
+        Address address = address(portVariable, env.get(portVariable), problems);
+        JsonNode credentials = credentials(fileVariable, env.get(fileVariable), problems);
+        if (address == null || credentials == null) {
+            return null;
+        }
+        return new Database(role, address.host(), address.port(), credentials.get("user").stringValue(),
+                new Secret(credentials.get("password").stringValue()), credentials.get("database").stringValue());
+    }
+
+    private record Address(String host, int port) {
+    }
+
+    /** {@code host:port}, {@code [v6-address]:port} for IPv6. */
+    private static Address address(String variable, String value, List<String> problems) {
+        if (value == null || value.isBlank()) {
+            problems.add(variable + " is not set; set it to the database server's host:port, e.g. 127.0.0.1:5432");
+            return null;
+        }
+        int colon = value.lastIndexOf(':');
+        String host = colon < 0 ? "" : value.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port = colon < 0 ? -1 : port(value.substring(colon + 1));
+        if (host.isEmpty() || host.contains(" ") || (host.contains(":") && !value.startsWith("[")) || port < 0) {
+            problems.add(variable + "=" + value + " is not host:port; write e.g. 127.0.0.1:5432, db.mesh.internal:5432"
+                    + " or [::1]:5432 (port 1-65535)");
+            return null;
+        }
+        return new Address(host, port);
+    }
+
+    private static int port(String text) {
+        if (text.isEmpty() || text.length() > 5 || !text.chars().allMatch(Character::isDigit)
+                || text.startsWith("0")) {
+            return -1;
+        }
+        int port = Integer.parseInt(text);
+        return port <= 65_535 ? port : -1;
+    }
+
+    /** The credentials file's JSON, checked; {@code null} after adding a problem. Never quotes the file's content. */
+    private static JsonNode credentials(String variable, String value, List<String> problems) {
+        if (value == null || value.isBlank()) {
+            problems.add(variable + " is not set; set it to the path of a JSON file {\"user\", \"password\", "
+                    + "\"database\"} readable by this process");
+            return null;
+        }
+        Path file = Path.of(value);
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException | SecurityException e) {
+            problems.add(variable + "=" + value + ": cannot read the file (" + why(file, e) + "); check the path and "
+                    + "that this process may read it");
+            return null;
+        }
+        JsonNode json;
+        try {
+            json = MAPPER.readTree(bytes);
+        } catch (JacksonException e) {
+            // Jackson's message may quote the content, which holds the password: only the position is kept.
+            TokenStreamLocation at = e.getLocation();
+            problems.add(variable + "=" + value + ": not valid JSON" + (at == null || at.getLineNr() < 1 ? ""
+                    : " at line " + at.getLineNr() + ", column " + at.getColumnNr())
+                    + "; write {\"user\": \"…\", \"password\": \"…\", \"database\": \"…\"}");
+            return null;
+        }
+        List<String> wrong = new ArrayList<>();
+        if (json == null || !json.isObject()) {
+            wrong.add("it is not a JSON object");
+        } else {
+            json.propertyNames().stream().filter(name -> !CREDENTIAL_FIELDS.contains(name)).sorted()
+                    .forEach(name -> wrong.add("unknown field \"" + name + "\""));
+            for (String field : List.of("user", "password", "database")) {
+                JsonNode node = json.get(field);
+                if (node == null) {
+                    wrong.add("\"" + field + "\" is missing");
+                } else if (!node.isString() || node.stringValue().isEmpty()) {
+                    wrong.add("\"" + field + "\" must be a non-empty string");
+                }
+            }
+        }
+        if (!wrong.isEmpty()) {
+            problems.add(variable + "=" + value + ": " + String.join(", ", wrong) + "; write {\"user\": \"…\", "
+                    + "\"password\": \"…\", \"database\": \"…\"}");
+            return null;
+        }
+        return json;
+    }
+
+    private static String why(Path file, Exception e) {
+        if (Files.isDirectory(file)) {
+            return "it is a directory";
+        }
+        return switch (e) {
+            case java.nio.file.NoSuchFileException missing -> "it does not exist";
+            case java.nio.file.AccessDeniedException denied -> "permission denied";
+            default -> e.getClass().getSimpleName();
+        };
+    }
+}
