@@ -70,10 +70,24 @@ final class Checks {
     /** Reports every member of {@code object} whose key is not in {@code known}. */
     void onlyKnown(Json.Obj object, String pointer, String what, List<String> known) {
         for (Json.Member member : object.members().values()) {
-            if (!known.contains(member.key())) {
+            if (!isKnown(member.key(), known)) {
                 unknown(member, pointer, what, known);
             }
         }
+    }
+
+    /**
+     * Whether {@code known} holds {@code key}. Keys are interned ({@link JsonReader}), like the
+     * literals of {@code known}, so comparing references finds every known key; {@code contains}
+     * only confirms the rare unknown one. Saved a few percent of a parse over {@code contains} alone.
+     */
+    private static boolean isKnown(String key, List<String> known) {
+        for (int i = 0; i < known.size(); i++) {
+            if (known.get(i) == key) {
+                return true;
+            }
+        }
+        return known.contains(key);
     }
 
     /** An {@code unknown-field} problem: {@code member} of the object at {@code pointer} is not in {@code known}. */

@@ -2,7 +2,10 @@ package dev.mesh.controller.manifest.internal;
 
 import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.Problem;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
@@ -29,6 +32,12 @@ final class JsonReader {
     /** Interned keys make the readers' key comparisons with literals an identity check. */
     private static final JsonFactory FACTORY =
             JsonFactory.builder().enable(TokenStreamFactory.Feature.INTERN_PROPERTY_NAMES).build();
+
+    /**
+     * Eight bytes as a long in the machine's order: the sign bits do not care about order, and a
+     * big-endian {@code ByteBuffer} swapped every word (the check took 2 % of a parse).
+     */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
     private final String file;
     private final List<Problem> problems;
@@ -61,11 +70,10 @@ final class JsonReader {
 
     /** Whether every byte is ASCII (no sign bit set), eight at a time; such bytes need no decoding. */
     private static boolean ascii(byte[] bytes) {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
         long bits = 0;
         int i = 0;
         for (; i + Long.BYTES <= bytes.length; i += Long.BYTES) {
-            bits |= buffer.getLong(i);
+            bits |= (long) LONGS.get(bytes, i);
         }
         for (; i < bytes.length; i++) {
             bits |= bytes[i] & 0xFF;
