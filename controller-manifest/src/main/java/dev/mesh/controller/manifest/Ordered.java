@@ -15,6 +15,10 @@ final class Ordered {
         if (map instanceof dev.mesh.controller.manifest.internal.FrozenMap<K, V> frozen) {
             return frozen;
         }
+        if (map.isEmpty()) {
+            // Most resources have no env: no copy, no wrapper.
+            return Map.of();
+        }
         Map<K, V> copy = new LinkedHashMap<>(map.size() * 2);
         map.forEach((key, value) -> copy.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value")));
         return Collections.unmodifiableMap(copy);

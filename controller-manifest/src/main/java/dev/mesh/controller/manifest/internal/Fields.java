@@ -10,7 +10,6 @@ import dev.mesh.controller.manifest.Segment;
 import dev.mesh.controller.manifest.Template;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,10 +29,12 @@ final class Fields {
 
     private final Checks checks;
     private final Declared declared;
+    private final TemplateSyntax templates;
 
     Fields(Checks checks, Declared declared) {
         this.checks = checks;
         this.declared = declared;
+        this.templates = new TemplateSyntax(checks.problems());
     }
 
     /** The value of {@code key} in {@code object}, or {@code null}; for objects read without a dispatch. */
@@ -148,12 +149,14 @@ final class Fields {
         if (node == null) {
             return Map.of();
         }
-        LinkedHashMap<String, Template> env = new LinkedHashMap<>();
         String envPointer = child(pointer, "env");
         Json.Obj map = checks.object(node, envPointer, "\"env\" of " + owner);
         if (map == null) {
-            return env;
+            return Map.of();
         }
+        Object[] names = new Object[map.members().size()];
+        Object[] values = new Object[names.length];
+        int size = 0;
         for (Json.Member variable : map.members().values()) {
             if (!Patterns.ENV.matches(variable.key())) {
                 checks.error("invalid-format", "\"" + variable.key() + "\" is not a valid environment variable name: "
@@ -164,10 +167,11 @@ final class Fields {
             // A valid name has no '~' or '/' to escape.
             Template value = template(variable.value(), envPointer + "/" + variable.key(), "env value", EVERY_KIND, false);
             if (value != null) {
-                env.put(variable.key(), value);
+                names[size] = variable.key();
+                values[size++] = value;
             }
         }
-        return FrozenMap.of(env);
+        return FrozenMap.of(names, values, size);
     }
 
     /**
@@ -180,7 +184,7 @@ final class Fields {
             return null;
         }
         int before = checks.count();
-        Template template = TemplateSyntax.scan(text, checks.at(node, pointer), allowed, what, checks.problems());
+        Template template = templates.scan(text, checks.at(node, pointer), allowed, what);
         if (checks.count() != before) {
             return null;
         }

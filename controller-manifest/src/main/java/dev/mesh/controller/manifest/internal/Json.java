@@ -141,6 +141,10 @@ sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Num, Json.Bool,
             return size == 0;
         }
 
+        int size() {
+            return size;
+        }
+
         /** @return the members, in document order */
         Iterable<Member> values() {
             return this;

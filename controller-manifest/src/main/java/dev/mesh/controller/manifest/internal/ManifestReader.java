@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -241,7 +240,9 @@ public final class ManifestReader {
             return Map.of();
         }
         declared.secrets = object;
-        LinkedHashMap<String, Template> secrets = new LinkedHashMap<>();
+        Object[] names = new Object[object.members().size()];
+        Object[] paths = new Object[names.length];
+        int size = 0;
         for (Json.Member member : object.members().values()) {
             if (!Patterns.SECRET.matches(member.key())) {
                 checks.error("invalid-format", "\"" + member.key() + "\" is not a valid secret name: "
@@ -253,10 +254,11 @@ public final class ManifestReader {
             Template path = fields.template(member.value(), base + "/own-secrets/" + member.key(), "own-secrets value",
                     SECRET_KINDS, true);
             if (path != null) {
-                secrets.put(member.key(), path);
+                names[size] = member.key();
+                paths[size++] = path;
             }
         }
-        return FrozenMap.of(secrets);
+        return FrozenMap.of(names, paths, size);
     }
 
 }
