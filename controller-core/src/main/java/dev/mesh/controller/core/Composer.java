@@ -42,9 +42,10 @@ public final class Composer {
         Map<String, Set<String>> assigned = new HashMap<>();
         mesh.assignments().forEach(a -> assigned.computeIfAbsent(a.node(), n -> new TreeSet<>()).add(a.module()));
         List<NodeDeclaration.Composed> composed = new ArrayList<>(nodes.size());
+        Resolutions resolutions = new Resolutions();
         for (Node node : nodes.values()) {
             composed.add(NodeDeclaration.compose(node, manifests(assigned.getOrDefault(node.name(), Set.of()), modules),
-                    seating, mesh.layout()));
+                    seating, mesh.layout(), resolutions));
         }
         return assemble(meshProblems(unknownNames(mesh, nodes, modules), modules, seating), composed);
     }

@@ -68,6 +68,7 @@ public final class IncrementalPlanner {
     private Seating seating;
     private final MeshDigest digest = new MeshDigest();
     private final Map<String, Remembered> remembered = new HashMap<>();
+    private Resolutions resolutions = new Resolutions();
 
     /** A planner that has seen nothing yet: its first plan composes every node. */
     public IncrementalPlanner() {
@@ -124,6 +125,7 @@ public final class IncrementalPlanner {
         nodes = new HashMap<>();
         mesh.nodes().forEach(node -> nodes.put(node.name(), node));
         inNameOrder = nodes.values().stream().sorted(Comparator.comparing(Node::name)).toList();
+        resolutions = new Resolutions();
         requirements.clear();
         modules.forEach((name, manifest) -> requirements.put(name, manifest.requirements()));
         assigned.clear();
@@ -205,7 +207,7 @@ public final class IncrementalPlanner {
         Remembered memory = remembered.computeIfAbsent(node.name(), n -> new Remembered());
         if (!inputs.equals(memory.inputs)) {
             memory.inputs = inputs;
-            memory.composed = NodeDeclaration.compose(node, inputs.manifests(), seating, inputs.layout());
+            memory.composed = NodeDeclaration.compose(node, inputs.manifests(), seating, inputs.layout(), resolutions);
             memory.changes = null;
         }
     }

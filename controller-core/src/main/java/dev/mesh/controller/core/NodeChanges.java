@@ -1,10 +1,11 @@
 package dev.mesh.controller.core;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -36,13 +37,13 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
         Diff diff = new Diff(before, after);
         diff.accounts();
         diff.directories();
-        diff.keyed("3-secret", Declaration::secrets, s -> s.module() + "/" + s.name(), "secret",
+        diff.keyed(3, Declaration::secrets, s -> s.module() + "/" + s.name(), "secret",
                 s -> diff.placing(s.path(), s.owner()));
-        diff.keyed("4-access", Declaration::accesses, a -> a.module() + ":" + a.path(), "access",
+        diff.keyed(4, Declaration::accesses, a -> a.module() + ":" + a.path(), "access",
                 a -> diff.placing(a.path(), "root"));
         diff.processes();
         diff.containers();
-        return new NodeChanges(List.copyOf(diff.changes.values()), diff.orphans);
+        return new NodeChanges(diff.ordered(), diff.orphans);
     }
 
     /** The id of a step: {@code NODE/KIND:NAME}. */
@@ -50,15 +51,19 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
         return node + "/" + kind + ":" + name;
     }
 
-    /** The comparison of two declarations of one node; ids sort in the order of the steps (see {@link #id}). */
+    /** A change and the step it belongs to (1 accounts, …, 7 containers). */
+    private record Step(int order, Plan.Change change) {
+    }
+
+    /** The comparison of two declarations of one node. */
     private static final class Diff {
 
         private final String node;
         private final Declaration before;
         private final Declaration after;
-        private final Map<String, Plan.Change> changes = new TreeMap<>();
+        /** Id → the change and its step; an id names its kind, hence its step, so ids do not repeat across steps. */
+        private final Map<String, Step> changes = new HashMap<>();
         private final List<Plan.Orphan> orphans = new ArrayList<>();
-        private final java.util.Set<String> ids = new java.util.HashSet<>();
 
         private Diff(Declaration before, Declaration after) {
             this.node = after.node();
@@ -71,9 +76,9 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
             for (Declaration.Account account : after.accounts()) {
                 Declaration.Account was = old.get(account.name());
                 if (was == null) {
-                    add("1-account", "account", account.name(), List.of("create"), "new account", List.of());
+                    add(1, "account", account.name(), List.of("create"), "new account", List.of());
                 } else if (!was.equals(account)) {
-                    add("1-account", "account", account.name(), List.of("update"), "shell or home changed", List.of());
+                    add(1, "account", account.name(), List.of("update"), "shell or home changed", List.of());
                 }
             }
         }
@@ -85,24 +90,27 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
                 Declaration.Directory was = old.get(directory.path());
                 List<String> requires = accountChange(directory.owner());
                 if (was == null) {
-                    add("2-directory", "directory", directory.path(), List.of("create"), "new directory of module "
+                    add(2, "directory", directory.path(), List.of("create"), "new directory of module "
                             + directory.module(), requires);
                 } else if (!was.equals(directory)) {
-                    add("2-directory", "directory", directory.path(), List.of("update"), "mode or owner changed: "
-                            + was.mode() + " " + was.owner() + " → " + directory.mode() + " " + directory.owner(), requires);
+                    add(2, "directory", directory.path(), List.of("update"), "mode or owner changed: " + was.mode()
+                            + " " + was.owner() + " → " + directory.mode() + " " + directory.owner(), requires);
                 }
             }
-            before.directories().stream().filter(d -> !now.containsKey(d.path()))
-                    .forEach(d -> orphans.add(new Plan.Orphan(node, d.module(), d.path())));
+            for (Declaration.Directory directory : before.directories()) {
+                if (!now.containsKey(directory.path())) {
+                    orphans.add(new Plan.Orphan(node, directory.module(), directory.path()));
+                }
+            }
         }
 
-        private <T> void keyed(String order, Function<Declaration, List<T>> part, Function<T, String> key, String kind,
+        private <T> void keyed(int step, Function<Declaration, List<T>> part, Function<T, String> key, String kind,
                 Function<T, List<String>> requires) {
             Map<String, T> old = index(part.apply(before), key);
             for (T item : part.apply(after)) {
                 T was = old.get(key.apply(item));
                 if (was == null || !was.equals(item)) {
-                    add(order, kind, key.apply(item), List.of(was == null ? "create" : "update"),
+                    add(step, kind, key.apply(item), List.of(was == null ? "create" : "update"),
                             (was == null ? "new " : "changed ") + kind, requires.apply(item));
                 }
             }
@@ -111,8 +119,11 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
         /** What must exist before a file at {@code path} owned by {@code owner}: its account and directories. */
         private List<String> placing(String path, String owner) {
             List<String> ids = new ArrayList<>(accountChange(owner));
-            after.directories().stream().filter(d -> path.startsWith(d.path() + "/"))
-                    .map(d -> id(node, "directory", d.path())).filter(this::planned).forEach(ids::add);
+            for (Declaration.Directory directory : after.directories()) {
+                if (path.startsWith(directory.path()) && path.startsWith("/", directory.path().length())) {
+                    addIfPlanned(ids, id(node, "directory", directory.path()));
+                }
+            }
             return ids;
         }
 
@@ -121,7 +132,8 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
             Map<String, Declaration.Process> now = index(after.processes(), Declaration.Process::name);
             for (Declaration.Process process : after.processes()) {
                 Declaration.Process was = old.get(process.name());
-                String reason = was == null ? "new process of module " + process.module() : ProcessDelta.reason(was, process);
+                String reason = was == null ? "new process of module " + process.module()
+                        : ProcessDelta.reason(was, process);
                 if (reason.isEmpty()) {
                     continue;
                 }
@@ -129,22 +141,24 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
                 requires.addAll(moduleChanges(process.module()));
                 if (process.prepare() != null && (was == null || !Objects.equals(was.prepare(), process.prepare())
                         || !was.artifact().equals(process.artifact()))) {
-                    add("5-prepare", "prepare", process.name(), List.of("prepare"), "run once before the process: "
-                            + reason, requires);
+                    add(5, "prepare", process.name(), List.of("prepare"), "run once before the process: " + reason,
+                            requires);
                     requires.add(id(node, "prepare", process.name()));
                 }
-                add("6-process", "process", process.name(), List.of(was == null ? "start" : "restart"), reason, requires);
+                add(6, "process", process.name(), List.of(was == null ? "start" : "restart"), reason, requires);
             }
-            before.processes().stream().filter(p -> !now.containsKey(p.name())).forEach(p ->
-                    add("6-process", "process", p.name(), List.of("stop"), "no longer declared on this node", List.of()));
+            for (Declaration.Process process : before.processes()) {
+                if (!now.containsKey(process.name())) {
+                    add(6, "process", process.name(), List.of("stop"), "no longer declared on this node", List.of());
+                }
+            }
         }
 
         private void containers() {
             Map<String, Declaration.Container> now = index(after.containers(), Declaration.Container::name);
             for (Declaration.Container container : before.containers()) {
                 if (!now.containsKey(container.name())) {
-                    add("7-container", "container", container.name(), List.of("remove"), "no longer declared",
-                            List.of());
+                    add(7, "container", container.name(), List.of("remove"), "no longer declared", List.of());
                 }
             }
             for (Declaration.Process process : after.processes()) {
@@ -157,63 +171,81 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
         /** A process that replaces a container is started first; the container goes once it is healthy. */
         private void replace(Declaration.Process process, String container) {
             String processId = id(node, "process", process.name());
-            Plan.Change start = changes.get(key("6-process", processId));
-            if (start == null || !start.actions().contains("start")) {
+            Step step = changes.get(processId);
+            if (step == null || !step.change().actions().contains("start")) {
                 return;
             }
+            Plan.Change start = step.change();
             boolean sideBySide = !container.equals(process.name());
             List<String> actions = new ArrayList<>(start.actions());
             actions.add(sideBySide ? "overlap" : "gap");
-            changes.put(key("6-process", processId), new Plan.Change(start.id(), node, actions, start.reason()
+            changes.put(processId, new Step(6, new Plan.Change(start.id(), node, actions, start.reason()
                     + (sideBySide ? "; replaces container " + container + ", which keeps running until this is healthy"
                             : "; replaces container " + container + " of the same name: downtime expected"),
-                    start.requires()));
-            add("7-container", "container", container, List.of("remove"), "replaced by process " + process.name(),
+                    start.requires())));
+            add(7, "container", container, List.of("remove"), "replaced by process " + process.name(),
                     List.of(processId + "#healthy"));
         }
 
         private List<String> accountChange(String account) {
             String accountId = id(node, "account", account);
-            return changes.containsKey(key("1-account", accountId)) ? List.of(accountId) : List.of();
+            return changes.containsKey(accountId) ? List.of(accountId) : List.of();
         }
 
         /** The directory, secret and access changes of a module on this node. */
         private List<String> moduleChanges(String module) {
             List<String> ids = new ArrayList<>();
-            after.directories().stream().filter(d -> d.module().equals(module))
-                    .map(d -> id(node, "directory", d.path())).filter(this::planned).forEach(ids::add);
-            after.secrets().stream().filter(s -> s.module().equals(module))
-                    .map(s -> id(node, "secret", s.module() + "/" + s.name())).filter(this::planned).forEach(ids::add);
-            after.accesses().stream().filter(a -> a.module().equals(module))
-                    .map(a -> id(node, "access", a.module() + ":" + a.path())).filter(this::planned).forEach(ids::add);
+            for (Declaration.Directory directory : after.directories()) {
+                if (directory.module().equals(module)) {
+                    addIfPlanned(ids, id(node, "directory", directory.path()));
+                }
+            }
+            for (Declaration.Secret secret : after.secrets()) {
+                if (secret.module().equals(module)) {
+                    addIfPlanned(ids, id(node, "secret", secret.module() + "/" + secret.name()));
+                }
+            }
+            for (Declaration.Access access : after.accesses()) {
+                if (access.module().equals(module)) {
+                    addIfPlanned(ids, id(node, "access", access.module() + ":" + access.path()));
+                }
+            }
             return ids;
         }
 
-        private boolean planned(String changeId) {
-            return ids.contains(changeId);
+        private void addIfPlanned(List<String> ids, String changeId) {
+            if (changes.containsKey(changeId)) {
+                ids.add(changeId);
+            }
         }
 
-        private void add(String order, String kind, String name, List<String> actions, String reason,
+        private void add(int step, String kind, String name, List<String> actions, String reason,
                 List<String> requires) {
             String changeId = id(node, kind, name);
-            changes.put(key(order, changeId), new Plan.Change(changeId, node, actions, reason, requires));
-            ids.add(changeId);
+            changes.put(changeId, new Step(step, new Plan.Change(changeId, node, actions, reason, requires)));
         }
 
-        /** Sorting key: step order first, then the id. */
-        private static String key(String order, String changeId) {
-            return order + " " + changeId;
+        /** The changes in step order, then by id. */
+        private List<Plan.Change> ordered() {
+            List<Step> steps = new ArrayList<>(changes.values());
+            steps.sort(Comparator.comparingInt(Step::order).thenComparing(step -> step.change().id()));
+            List<Plan.Change> ordered = new ArrayList<>(steps.size());
+            steps.forEach(step -> ordered.add(step.change()));
+            return ordered;
         }
 
         private static <T> Map<String, T> index(List<T> items, Function<T, String> key) {
-            Map<String, T> byKey = new TreeMap<>();
+            if (items.isEmpty()) {
+                return Map.of();
+            }
+            Map<String, T> byKey = new HashMap<>();
             items.forEach(item -> byKey.put(key.apply(item), item));
             return byKey;
         }
 
         private static Declaration empty(String node) {
-            return new Declaration(node, "", List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
-                    List.of());
+            return new Declaration(node, "", List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
+                    List.of(), List.of());
         }
     }
 }

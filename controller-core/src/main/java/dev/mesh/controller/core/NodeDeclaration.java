@@ -10,7 +10,6 @@ import dev.mesh.controller.manifest.Substitution;
 import dev.mesh.controller.manifest.Template;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,6 +38,7 @@ final class NodeDeclaration {
     private final Node node;
     private final Seating seating;
     private final Layout layout;
+    private final Resolutions resolutions;
     private final List<Problem> problems = new ArrayList<>();
     private final Map<String, Sourced<Declaration.Account>> accounts = new TreeMap<>();
     private final Map<String, Sourced<Declaration.Directory>> directories = new TreeMap<>();
@@ -48,10 +48,11 @@ final class NodeDeclaration {
     private final List<Declaration.Container> containers = new ArrayList<>();
     private final List<Declaration.Tool> tools = new ArrayList<>();
 
-    private NodeDeclaration(Node node, Seating seating, Layout layout) {
+    private NodeDeclaration(Node node, Seating seating, Layout layout, Resolutions resolutions) {
         this.node = node;
         this.seating = seating;
         this.layout = layout;
+        this.resolutions = resolutions;
     }
 
     /**
@@ -59,8 +60,9 @@ final class NodeDeclaration {
      * of the seats their templates reference (as the node sees them), the seats the node holds and
      * the layout. {@link IncrementalPlanner} relies on that to reuse a node's result.
      */
-    static Composed compose(Node node, List<Manifest> manifests, Seating seating, Layout layout) {
-        NodeDeclaration composed = new NodeDeclaration(node, seating, layout);
+    static Composed compose(Node node, List<Manifest> manifests, Seating seating, Layout layout,
+            Resolutions resolutions) {
+        NodeDeclaration composed = new NodeDeclaration(node, seating, layout, resolutions);
         manifests.forEach(composed::add);
         return composed.problems.isEmpty()
                 ? new Composed(node.name(), composed.declaration(seating.heldBy(node)), List.of())
@@ -153,7 +155,7 @@ final class NodeDeclaration {
 
     /** The resolved value, or the empty string after recording why not (the node then gets no declaration). */
     private String resolve(Substitution substitution, Template template) {
-        return switch (substitution.resolve(template)) {
+        return switch (resolutions.resolve(template, substitution, seating, node.name())) {
             case Resolution.Resolved resolved -> resolved.value();
             case Resolution.Unresolved unresolved -> {
                 problems.addAll(unresolved.problems());
@@ -163,9 +165,9 @@ final class NodeDeclaration {
     }
 
     private Map<String, String> resolve(Substitution substitution, Map<String, Template> templates) {
-        Map<String, String> resolved = new LinkedHashMap<>();
+        Map<String, String> resolved = new TreeMap<>();
         templates.forEach((key, template) -> resolved.put(key, resolve(substitution, template)));
-        return new TreeMap<>(resolved);
+        return resolved;
     }
 
     private void conflict(String code, String message, Location at, Location first) {

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -117,6 +117,9 @@ public final class Planner {
 
     /** Kahn's algorithm, always taking the earliest ready change, so the step order holds where it can. */
     private static List<Plan.Change> topological(List<Plan.Change> changes) {
+        if (inOrder(changes)) {
+            return changes;
+        }
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < changes.size(); i++) {
             index.put(changes.get(i).id(), i);
@@ -156,6 +159,25 @@ public final class Planner {
             }
         }
         return ordered;
+    }
+
+    /**
+     * Whether every change comes after the changes of its node it requires, as it usually does: then
+     * Kahn's algorithm, taking the earliest ready change, would give the same order back.
+     */
+    private static boolean inOrder(List<Plan.Change> changes) {
+        String node = changes.getFirst().node() + "/";
+        Set<String> placed = new HashSet<>();
+        for (Plan.Change change : changes) {
+            for (String required : change.requires()) {
+                if (required.startsWith(node) && !placed.contains(required.endsWith("#healthy")
+                        ? required.substring(0, required.length() - "#healthy".length()) : required)) {
+                    return false;
+                }
+            }
+            placed.add(change.id());
+        }
+        return true;
     }
 
     /** In a cycle nothing is ready: take the earliest change left. */
@@ -211,8 +233,8 @@ public final class Planner {
         private final Map<String, Set<String>> requirements = new HashMap<>();
         /** Node name → the start or restart changes of its processes. */
         private final Map<String, List<Plan.Change>> starts = new HashMap<>();
-        /** "NODE SEAT" → the ids of the starts of that seat's holders there. */
-        private final Map<String, List<String>> holderStarts = new HashMap<>();
+        /** Node → seat → the ids of the starts of that seat's holders there. */
+        private final Map<String, Map<String, List<String>>> holderStarts = new HashMap<>();
 
         Requirements(Composed composed, List<Plan.Change> changes, Map<String, Plan.Build> builds) {
             this.composed = composed;
@@ -258,8 +280,8 @@ public final class Planner {
 
         /** The start or restart changes of the processes of the modules holding {@code seat} on {@code node}. */
         private List<String> holderStarts(String node, String seat, String self) {
-            List<String> holders = holderStarts.computeIfAbsent(node + " " + seat, key -> starts
-                    .getOrDefault(node, List.of()).stream()
+            List<String> holders = holderStarts.computeIfAbsent(node, n -> new HashMap<>()).computeIfAbsent(seat,
+                    key -> starts.getOrDefault(node, List.of()).stream()
                     .filter(c -> {
                         Declaration.Process holder = process(composed, c);
                         return holder != null && composed.modules().get(holder.module()).claims().stream()
@@ -292,10 +314,17 @@ public final class Planner {
             return change.id().substring(change.node().length() + 1, change.id().indexOf(':'));
         }
 
+        /** Both lists, in order, each id once. */
         private static List<String> merged(List<String> first, List<String> second) {
-            Set<String> all = new LinkedHashSet<>(first);
-            all.addAll(second);
-            return List.copyOf(all);
+            List<String> all = new ArrayList<>(first.size() + second.size());
+            for (List<String> ids : List.of(first, second)) {
+                for (String id : ids) {
+                    if (!all.contains(id)) {
+                        all.add(id);
+                    }
+                }
+            }
+            return all;
         }
     }
 }
