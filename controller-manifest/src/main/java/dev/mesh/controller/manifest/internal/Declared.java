@@ -43,7 +43,7 @@ final class Declared {
     Json.Obj secrets;
     final List<Use> userUses = new ArrayList<>();
     final List<Use> artifactUses = new ArrayList<>();
-    final List<Template> templates = new ArrayList<>(64);
+    final List<Template> templates = new ArrayList<>(32);
     int processes;
 
     /** Names of the resources of one type, which must be unique. */

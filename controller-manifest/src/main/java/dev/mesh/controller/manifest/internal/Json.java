@@ -70,28 +70,42 @@ sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Num, Json.Bool,
     }
 
     /**
-     * The members of an object, in document order. Manifest objects have a handful of keys, so a
-     * linear search over an array beats a hash map here; past {@value #INDEXED} keys an index
+     * The members of an object, in document order, in an array of the exact size ({@link
+     * JsonReader} gathers them on its own stack first: growable arrays of eight members and eight
+     * hashes per object were a tenth of the parser's allocation). Manifest objects have a handful
+     * of keys, so a linear search beats a hash map here; past {@value #INDEXED} keys an index
      * keeps look-ups constant for documents that are not manifests at all.
      */
     final class Members implements Iterable<Member> {
 
-        private static final int INDEXED = 16;
+        static final int INDEXED = 16;
 
-        private Member[] items = new Member[8];
-        private int[] hashes = new int[8];
-        private int size;
+        private final Member[] items;
         private int cursor;
         private java.util.HashMap<String, Member> index;
 
+        /** Takes over {@code items}: distinct keys, in document order. */
+        Members(Member[] items) {
+            this.items = items;
+        }
+
         Member get(String key) {
-            if (index != null) {
+            int size = items.length;
+            if (size > INDEXED) {
+                if (index == null) {
+                    index = new java.util.HashMap<>(size * 2);
+                    for (Member member : items) {
+                        index.put(member.key(), member);
+                    }
+                }
                 return index.get(key);
             }
-            // Readers ask for keys roughly in document order: start after the last hit.
+            // Readers ask for keys roughly in document order: start after the last hit. Keys
+            // cache their hash, so comparing hashes first costs a load, not a pass over the text.
             int hash = key.hashCode();
             for (int n = 0, i = cursor; n < size; n++, i = i + 1 == size ? 0 : i + 1) {
-                if (hashes[i] == hash && items[i].key().equals(key)) {
+                String candidate = items[i].key();
+                if (candidate.hashCode() == hash && candidate.equals(key)) {
                     cursor = i + 1 == size ? 0 : i + 1;
                     return items[i];
                 }
@@ -103,46 +117,12 @@ sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Num, Json.Bool,
             return get(key) != null;
         }
 
-        /** Adds {@code member} unless its key is taken. @return the member that holds the key, or null */
-        Member putIfAbsent(Member member) {
-            String key = member.key();
-            int hash = key.hashCode();
-            if (index != null) {
-                Member first = index.get(key);
-                if (first != null) {
-                    return first;
-                }
-            } else {
-                // A plain scan: the cursor of get() buys nothing when every key is new.
-                for (int i = 0; i < size; i++) {
-                    if (hashes[i] == hash && items[i].key().equals(key)) {
-                        return items[i];
-                    }
-                }
-            }
-            if (size == items.length) {
-                items = java.util.Arrays.copyOf(items, size * 2);
-                hashes = java.util.Arrays.copyOf(hashes, size * 2);
-            }
-            hashes[size] = hash;
-            items[size++] = member;
-            if (index != null) {
-                index.put(member.key(), member);
-            } else if (size > INDEXED) {
-                index = new java.util.HashMap<>(size * 4);
-                for (int i = 0; i < size; i++) {
-                    index.put(items[i].key(), items[i]);
-                }
-            }
-            return null;
-        }
-
         boolean isEmpty() {
-            return size == 0;
+            return items.length == 0;
         }
 
         int size() {
-            return size;
+            return items.length;
         }
 
         /** @return the members, in document order */
@@ -157,12 +137,12 @@ sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Num, Json.Bool,
 
                 @Override
                 public boolean hasNext() {
-                    return next < size;
+                    return next < items.length;
                 }
 
                 @Override
                 public Member next() {
-                    if (next >= size) {
+                    if (next >= items.length) {
                         throw new java.util.NoSuchElementException();
                     }
                     return items[next++];

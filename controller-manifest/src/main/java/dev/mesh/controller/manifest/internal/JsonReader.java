@@ -12,7 +12,10 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -41,6 +44,12 @@ final class JsonReader {
 
     private final String file;
     private final List<Problem> problems;
+    /**
+     * The members of the objects being read, innermost last: each object gathers its members
+     * here and keeps an exact-size copy (see {@link Json.Members}).
+     */
+    private Json.Member[] stack = new Json.Member[32];
+    private int top;
 
     private JsonReader(String file, List<Problem> problems) {
         this.file = file;
@@ -167,18 +176,53 @@ final class JsonReader {
     }
 
     private Json object(JsonParser parser, int line, int column) {
-        Json.Members members = new Json.Members();
+        int start = top;
+        // This object's keys once it has more than a manifest object has, so that a huge object
+        // does not make the duplicate check quadratic.
+        Map<String, Json.Member> keys = null;
         while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
             String key = parser.currentName();
             TokenStreamLocation keyAt = parser.currentTokenLocation();
             parser.nextToken();
+            // Nested values use the stack above top and leave it as they found it.
             Json.Member member = new Json.Member(key, line(keyAt), column(keyAt), value(parser));
-            Json.Member first = members.putIfAbsent(member);
+            Json.Member first = keys != null ? keys.get(key) : find(start, key);
             if (first != null) {
                 duplicate(parser, member, first);
+                continue;
+            }
+            push(member);
+            if (keys != null) {
+                keys.put(key, member);
+            } else if (top - start > Json.Members.INDEXED) {
+                keys = new HashMap<>();
+                for (int i = start; i < top; i++) {
+                    keys.put(stack[i].key(), stack[i]);
+                }
             }
         }
+        Json.Members members = new Json.Members(Arrays.copyOfRange(stack, start, top));
+        top = start;
         return new Json.Obj(members, line, column);
+    }
+
+    /** The member of the current object, gathered from {@code start}, whose key is {@code key}; or null. */
+    private Json.Member find(int start, String key) {
+        int hash = key.hashCode();
+        for (int i = start; i < top; i++) {
+            String candidate = stack[i].key();
+            if (candidate.hashCode() == hash && candidate.equals(key)) {
+                return stack[i];
+            }
+        }
+        return null;
+    }
+
+    private void push(Json.Member member) {
+        if (top == stack.length) {
+            stack = Arrays.copyOf(stack, top * 2);
+        }
+        stack[top++] = member;
     }
 
     private void duplicate(JsonParser parser, Json.Member member, Json.Member first) {

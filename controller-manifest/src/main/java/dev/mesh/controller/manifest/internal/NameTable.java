@@ -16,9 +16,12 @@ import java.util.Map;
 final class NameTable<V> {
 
     private static final int INDEXED = 16;
+    private static final String[] EMPTY_NAMES = {};
+    private static final Object[] EMPTY_VALUES = {};
 
-    private String[] names = new String[4];
-    private Object[] values = new Object[4];
+    // Arrays are made on the first name: a manifest leaves several of its six tables empty.
+    private String[] names = EMPTY_NAMES;
+    private Object[] values = EMPTY_VALUES;
     private int size;
     private Map<String, Integer> index;
 
@@ -29,8 +32,8 @@ final class NameTable<V> {
             return first;
         }
         if (size == names.length) {
-            names = Arrays.copyOf(names, size * 2);
-            values = Arrays.copyOf(values, size * 2);
+            names = Arrays.copyOf(names, Math.max(4, size * 2));
+            values = Arrays.copyOf(values, Math.max(4, size * 2));
         }
         names[size] = name;
         values[size] = value;
