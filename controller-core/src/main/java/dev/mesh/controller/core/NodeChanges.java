@@ -3,9 +3,11 @@ package dev.mesh.controller.core;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -62,7 +64,7 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
         private final Declaration before;
         private final Declaration after;
         /** Id → the change and its step; an id names its kind, hence its step, so ids do not repeat across steps. */
-        private final Map<String, Step> changes = new HashMap<>();
+        private final Map<String, Step> changes = new LinkedHashMap<>(64);
         private final List<Plan.Orphan> orphans = new ArrayList<>();
 
         private Diff(Declaration before, Declaration after) {
@@ -176,12 +178,12 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
                 return;
             }
             Plan.Change start = step.change();
-            boolean sideBySide = !container.equals(process.name());
+            Optional<String> clash = Coexistence.clash(process, container, after, before);
             List<String> actions = new ArrayList<>(start.actions());
-            actions.add(sideBySide ? "overlap" : "gap");
+            actions.add(clash.isEmpty() ? "overlap" : "gap");
             changes.put(processId, new Step(6, new Plan.Change(start.id(), node, actions, start.reason()
-                    + (sideBySide ? "; replaces container " + container + ", which keeps running until this is healthy"
-                            : "; replaces container " + container + " of the same name: downtime expected"),
+                    + clash.map(why -> "; replaces container " + container + " " + why + ": downtime expected")
+                            .orElse("; replaces container " + container + ", which keeps running until this is healthy"),
                     start.requires())));
             add(7, "container", container, List.of("remove"), "replaced by process " + process.name(),
                     List.of(processId + "#healthy"));
@@ -225,12 +227,21 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
             changes.put(changeId, new Step(step, new Plan.Change(changeId, node, actions, reason, requires)));
         }
 
-        /** The changes in step order, then by id. */
+        /**
+         * The changes in step order, then by id. They were added step by step, mostly in id order,
+         * so each step's few changes are sorted on their own (a sort of an ordered run is one pass).
+         */
         private List<Plan.Change> ordered() {
-            List<Step> steps = new ArrayList<>(changes.values());
-            steps.sort(Comparator.comparingInt(Step::order).thenComparing(step -> step.change().id()));
-            List<Plan.Change> ordered = new ArrayList<>(steps.size());
-            steps.forEach(step -> ordered.add(step.change()));
+            List<List<Plan.Change>> byStep = new ArrayList<>(8);
+            for (int step = 0; step < 8; step++) {
+                byStep.add(new ArrayList<>());
+            }
+            changes.values().forEach(step -> byStep.get(step.order()).add(step.change()));
+            List<Plan.Change> ordered = new ArrayList<>(changes.size());
+            for (List<Plan.Change> step : byStep) {
+                step.sort(Comparator.comparing(Plan.Change::id));
+                ordered.addAll(step);
+            }
             return ordered;
         }
 
