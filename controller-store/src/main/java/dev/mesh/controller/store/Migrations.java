@@ -1,0 +1,139 @@
+package dev.mesh.controller.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationInfoService;
+import org.flywaydb.core.api.MigrationState;
+import org.flywaydb.core.api.MigrationVersion;
+import org.flywaydb.core.api.output.MigrateOutput;
+import org.flywaydb.core.api.output.MigrateResult;
+
+/**
+ * The schema of one database of the store: migrate it to the version this controller carries
+ * ({@code mesh-controller prepare}), or check that it is there before serving. The migrations are
+ * the Flyway scripts under {@code db/<database>/} in this module; Flyway records what it applied
+ * in the database's {@code flyway_schema_history} table.
+ *
+ * <p>Thread-safe; migrating the same database from two processes at once is safe, Flyway takes a
+ * lock in the database.
+ */
+public final class Migrations {
+
+    private final Database database;
+    private final Flyway flyway;
+
+    private Migrations(Database database, DataSource dataSource) {
+        this.database = database;
+        this.flyway = Flyway.configure(Migrations.class.getClassLoader())
+                .dataSource(dataSource)
+                .locations(database.migrations())
+                .failOnMissingLocations(true)
+                .validateMigrationNaming(true)
+                .cleanDisabled(true)
+                .load();
+    }
+
+    /**
+     * @param database which database it is: says which migrations apply
+     * @param dataSource a login that may create tables in it
+     * @return the migrations of that database
+     */
+    public static Migrations of(Database database, DataSource dataSource) {
+        return new Migrations(Objects.requireNonNull(database, "database"),
+                Objects.requireNonNull(dataSource, "dataSource"));
+    }
+
+    /**
+     * Applies the migrations the database lacks; idempotent.
+     *
+     * @return what it did
+     * @throws StoreException when the database cannot be reached, its recorded migrations do not
+     *     match this controller's (a script was changed after it was applied), or a migration fails
+     */
+    public MigrationReport migrate() {
+        MigrateResult result;
+        try {
+            result = flyway.migrate();
+        } catch (FlywayException e) {
+            throw new StoreException("could not migrate the " + database.label() + " database: " + e.getMessage()
+                    + "; check that the server is up and the login may create tables, then run `mesh-controller "
+                    + "prepare` again", e);
+        }
+        List<MigrationReport.Applied> applied = new ArrayList<>();
+        for (MigrateOutput output : result.migrations) {
+            applied.add(new MigrationReport.Applied(output.version, output.description));
+        }
+        return new MigrationReport(database, orEmpty(result.initialSchemaVersion),
+                orEmpty(result.targetSchemaVersion == null ? result.initialSchemaVersion : result.targetSchemaVersion),
+                applied);
+    }
+
+    /**
+     * Compares the database's schema with this controller's migrations; changes nothing.
+     *
+     * @return where the schema stands
+     * @throws StoreException when the database cannot be reached
+     */
+    public SchemaStatus status() {
+        MigrationInfoService info;
+        try {
+            info = flyway.info();
+        } catch (FlywayException e) {
+            throw new StoreException("could not read the schema version of the " + database.label() + " database: "
+                    + e.getMessage() + "; check that the server is up and the login may read it", e);
+        }
+        List<String> pending = new ArrayList<>();
+        List<String> unknown = new ArrayList<>();
+        String latest = "";
+        for (MigrationInfo migration : info.all()) {
+            MigrationVersion version = migration.getVersion();
+            if (version == null) {
+                continue;
+            }
+            MigrationState state = migration.getState();
+            if (state == MigrationState.PENDING) {
+                pending.add(version.getVersion());
+            } else if (state == MigrationState.FUTURE_SUCCESS || state == MigrationState.FUTURE_FAILED) {
+                unknown.add(version.getVersion());
+            }
+            if (state.isResolved()) {
+                latest = version.getVersion();
+            }
+        }
+        MigrationInfo current = info.current();
+        String at = current == null || current.getVersion() == null ? "" : current.getVersion().getVersion();
+        return new SchemaStatus(database, at, latest, pending, unknown);
+    }
+
+    /**
+     * Checks that the schema is exactly the one this controller carries: what {@code serve} does
+     * before it uses the database.
+     *
+     * @throws StoreException saying what to run when the schema is behind or ahead, or when the
+     *     database cannot be reached
+     */
+    public void requireUpToDate() {
+        SchemaStatus status = status();
+        String name = "the " + database.label() + " database";
+        if (status.behind()) {
+            throw new StoreException(name + " is " + (status.current().isEmpty() ? "empty"
+                    : "at schema version " + status.current()) + " and this controller needs version " + status.latest()
+                    + " (missing: " + String.join(", ", status.pending()) + "); run `mesh-controller prepare` to "
+                    + "migrate it");
+        }
+        if (status.ahead()) {
+            throw new StoreException(name + " is at schema version " + status.current() + ", newer than this "
+                    + "controller knows (" + status.latest() + "); run a controller of the version that migrated it, "
+                    + "or a newer one");
+        }
+    }
+
+    private static String orEmpty(String version) {
+        return version == null ? "" : version;
+    }
+}

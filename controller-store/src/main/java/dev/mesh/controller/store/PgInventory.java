@@ -1,0 +1,303 @@
+package dev.mesh.controller.store;
+
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.ACKNOWLEDGED_DECLARATIONS;
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.ASSIGNMENTS;
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.BUILDS;
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.BUILD_REQUESTS;
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.MODULES;
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.MODULE_VERSIONS;
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.NODES;
+import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.excluded;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.val;
+
+import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.CanonicalJson;
+import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.DeclarationReader;
+import dev.mesh.controller.core.Inventory;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.manifest.Manifest;
+import dev.mesh.controller.manifest.ManifestException;
+import dev.mesh.controller.store.internal.BuildId;
+import dev.mesh.controller.store.internal.ManifestDocument;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import javax.sql.DataSource;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.JSON;
+import org.jooq.Record3;
+import org.jooq.SQLDialect;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+
+/**
+ * The {@link Inventory} on the store's {@code inventory} database. Every method is one
+ * transaction; concurrent callers, in this process or another, see each other's committed
+ * changes.
+ *
+ * <p>Thread-safe. Methods throw {@link StoreException} when the database fails (it names the
+ * operation and carries the driver's exception).
+ */
+public final class PgInventory implements Inventory {
+
+    private static final String SUCCEEDED = "succeeded";
+
+    private final DSLContext db;
+
+    /** @param dataSource a login to the migrated {@code inventory} database */
+    public PgInventory(DataSource dataSource) {
+        this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
+    }
+
+    @Override
+    public List<Node> nodes() {
+        return run("list the nodes", tx -> tx.selectFrom(NODES).orderBy(NODES.NAME)
+                .fetch(r -> new Node(r.getName(), r.getAddress(), r.getSystem())));
+    }
+
+    @Override
+    public Optional<Node> node(String name) {
+        return run("read node " + name, tx -> tx.selectFrom(NODES).where(NODES.NAME.eq(name))
+                .fetchOptional(r -> new Node(r.getName(), r.getAddress(), r.getSystem())));
+    }
+
+    @Override
+    public void report(Node node) {
+        run("record node " + node.name(), tx -> tx.insertInto(NODES)
+                .set(NODES.NAME, node.name())
+                .set(NODES.ADDRESS, node.address())
+                .set(NODES.SYSTEM, node.system())
+                .onConflict(NODES.NAME).doUpdate()
+                .set(NODES.ADDRESS, excluded(NODES.ADDRESS))
+                .set(NODES.SYSTEM, excluded(NODES.SYSTEM))
+                .set(NODES.REPORTED_AT, currentOffsetDateTime())
+                .execute());
+    }
+
+    @Override
+    public List<Manifest> modules() {
+        return run("list the modules", tx -> tx.select(MODULES.NAME, MODULES.LATEST_VERSION, MODULE_VERSIONS.MANIFEST)
+                .from(MODULES).join(MODULE_VERSIONS).on(latest())
+                .orderBy(MODULES.NAME)
+                .fetch(PgInventory::manifest));
+    }
+
+    @Override
+    public Optional<Manifest> module(String name) {
+        return run("read module " + name, tx -> tx.select(MODULES.NAME, MODULES.LATEST_VERSION, MODULE_VERSIONS.MANIFEST)
+                .from(MODULES).join(MODULE_VERSIONS).on(latest())
+                .where(MODULES.NAME.eq(name))
+                .fetchOptional(PgInventory::manifest));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Keeps the manifest as a document {@link Manifest#parse} reads back; the version pushed
+     * last, even when pushed again unchanged, is the module's current one.
+     */
+    @Override
+    public boolean push(Manifest manifest, String digest) {
+        String module = manifest.module();
+        String version = manifest.version();
+        return run("record version " + version + " of module " + module, tx -> tx.transactionResult(config -> {
+            DSLContext t = config.dsl();
+            int inserted = t.insertInto(MODULE_VERSIONS)
+                    .set(MODULE_VERSIONS.MODULE, module)
+                    .set(MODULE_VERSIONS.VERSION, version)
+                    .set(MODULE_VERSIONS.DIGEST, digest)
+                    .set(MODULE_VERSIONS.MANIFEST, JSON.valueOf(ManifestDocument.write(manifest)))
+                    .onConflictDoNothing()
+                    .execute();
+            if (inserted == 0) {
+                String before = t.select(MODULE_VERSIONS.DIGEST).from(MODULE_VERSIONS)
+                        .where(MODULE_VERSIONS.MODULE.eq(module), MODULE_VERSIONS.VERSION.eq(version))
+                        .fetchSingle(MODULE_VERSIONS.DIGEST);
+                if (!before.equals(digest)) {
+                    throw new VerbException(VerbException.Code.CONFLICT, "version " + version + " of module " + module
+                            + " was pushed before with other content; give the new content a new version",
+                            "/manifest/version");
+                }
+            }
+            t.insertInto(MODULES)
+                    .set(MODULES.NAME, module)
+                    .set(MODULES.LATEST_VERSION, version)
+                    .onConflict(MODULES.NAME).doUpdate()
+                    .set(MODULES.LATEST_VERSION, excluded(MODULES.LATEST_VERSION))
+                    .set(MODULES.UPDATED_AT, currentOffsetDateTime())
+                    .execute();
+            return inserted == 1;
+        }));
+    }
+
+    @Override
+    public List<Assignment> assignments() {
+        return run("list the assignments", tx -> tx.selectFrom(ASSIGNMENTS).orderBy(ASSIGNMENTS.NODE, ASSIGNMENTS.MODULE)
+                .fetch(r -> new Assignment(r.getModule(), r.getNode())));
+    }
+
+    @Override
+    public boolean assign(Assignment assignment) {
+        return run("assign " + assignment.module() + " to " + assignment.node(), tx -> tx.insertInto(ASSIGNMENTS)
+                .set(ASSIGNMENTS.NODE, assignment.node())
+                .set(ASSIGNMENTS.MODULE, assignment.module())
+                .onConflictDoNothing()
+                .execute() == 1);
+    }
+
+    @Override
+    public boolean unassign(Assignment assignment) {
+        return run("unassign " + assignment.module() + " from " + assignment.node(), tx -> tx.deleteFrom(ASSIGNMENTS)
+                .where(ASSIGNMENTS.NODE.eq(assignment.node()), ASSIGNMENTS.MODULE.eq(assignment.module()))
+                .execute() == 1);
+    }
+
+    @Override
+    public Map<String, Declaration> acknowledged() {
+        return run("list the acknowledged declarations", tx -> {
+            Map<String, Declaration> declarations = new LinkedHashMap<>();
+            tx.selectFrom(ACKNOWLEDGED_DECLARATIONS).orderBy(ACKNOWLEDGED_DECLARATIONS.NODE).forEach(r ->
+                    declarations.put(r.getNode(), declaration(r.getNode(), r.getDeclaration())));
+            return Map.copyOf(declarations);
+        });
+    }
+
+    /**
+     * Records the declaration a node reports it applied, replacing the one it applied before.
+     *
+     * @param declaration the declaration, with its revision
+     * @throws StoreException when the database fails
+     */
+    public void acknowledge(Declaration declaration) {
+        run("record the declaration node " + declaration.node() + " applied", tx -> tx
+                .insertInto(ACKNOWLEDGED_DECLARATIONS)
+                .set(ACKNOWLEDGED_DECLARATIONS.NODE, declaration.node())
+                .set(ACKNOWLEDGED_DECLARATIONS.REVISION, declaration.revision())
+                .set(ACKNOWLEDGED_DECLARATIONS.DECLARATION, JSON.valueOf(CanonicalJson.text(declaration)))
+                .onConflict(ACKNOWLEDGED_DECLARATIONS.NODE).doUpdate()
+                .set(ACKNOWLEDGED_DECLARATIONS.REVISION, excluded(ACKNOWLEDGED_DECLARATIONS.REVISION))
+                .set(ACKNOWLEDGED_DECLARATIONS.DECLARATION, excluded(ACKNOWLEDGED_DECLARATIONS.DECLARATION))
+                .set(ACKNOWLEDGED_DECLARATIONS.ACKNOWLEDGED_AT, currentOffsetDateTime())
+                .execute());
+    }
+
+    @Override
+    public Set<String> built() {
+        return run("list the builds done", tx -> ids(tx.select(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT)
+                .from(BUILDS).where(BUILDS.OUTCOME.eq(SUCCEEDED))
+                .orderBy(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT)
+                .fetch(PgInventory::buildId)));
+    }
+
+    @Override
+    public Set<String> requested() {
+        return run("list the builds requested", tx -> ids(tx
+                .select(BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
+                .from(BUILD_REQUESTS)
+                .orderBy(BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
+                .fetch(PgInventory::buildId)));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A build that succeeded before is not requested again; one that failed may be.
+     *
+     * @throws IllegalArgumentException when the id is not {@code build:MODULE@VERSION/ARTIFACT}
+     */
+    @Override
+    public boolean request(String buildId) {
+        BuildId id = BuildId.parse(buildId);
+        return run("request " + buildId, tx -> tx
+                .insertInto(BUILD_REQUESTS, BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
+                .select(select(val(id.module()), val(id.version()), val(id.artifact()))
+                        .whereNotExists(selectOne().from(BUILDS).where(build(id), BUILDS.OUTCOME.eq(SUCCEEDED))))
+                .onConflictDoNothing()
+                .execute() == 1);
+    }
+
+    /**
+     * Records a build that succeeded: it is built, and no longer requested.
+     *
+     * @param buildId {@code build:MODULE@VERSION/ARTIFACT}
+     * @throws IllegalArgumentException when the id is not of that form
+     * @throws StoreException when the database fails
+     */
+    public void build(String buildId) {
+        BuildId id = BuildId.parse(buildId);
+        run("record build " + buildId, tx -> tx.transactionResult(config -> {
+            DSLContext t = config.dsl();
+            t.deleteFrom(BUILD_REQUESTS).where(BUILD_REQUESTS.MODULE.eq(id.module()),
+                    BUILD_REQUESTS.VERSION.eq(id.version()), BUILD_REQUESTS.ARTIFACT.eq(id.artifact())).execute();
+            return t.insertInto(BUILDS)
+                    .set(BUILDS.MODULE, id.module())
+                    .set(BUILDS.VERSION, id.version())
+                    .set(BUILDS.ARTIFACT, id.artifact())
+                    .set(BUILDS.OUTCOME, SUCCEEDED)
+                    .onConflict(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT).doUpdate()
+                    .set(BUILDS.OUTCOME, excluded(BUILDS.OUTCOME))
+                    .set(BUILDS.DETAIL, "")
+                    .set(BUILDS.FINISHED_AT, currentOffsetDateTime())
+                    .execute();
+        }));
+    }
+
+    private static Condition latest() {
+        return MODULE_VERSIONS.MODULE.eq(MODULES.NAME).and(MODULE_VERSIONS.VERSION.eq(MODULES.LATEST_VERSION));
+    }
+
+    private static Condition build(BuildId id) {
+        return BUILDS.MODULE.eq(id.module()).and(BUILDS.VERSION.eq(id.version())).and(BUILDS.ARTIFACT.eq(id.artifact()));
+    }
+
+    private static Manifest manifest(Record3<String, String, JSON> row) {
+        String module = row.value1();
+        String version = row.value2();
+        try {
+            return Manifest.parse(row.value3().data().getBytes(StandardCharsets.UTF_8),
+                    "inventory:module_versions/" + module + "@" + version);
+        } catch (ManifestException e) {
+            throw new StoreException("version " + version + " of module " + module + " in the inventory database is "
+                    + "not a valid manifest (" + e.getMessage() + "); push it again under a new version", e);
+        }
+    }
+
+    private static Declaration declaration(String node, JSON json) {
+        try {
+            return DeclarationReader.read(json.data().getBytes(StandardCharsets.UTF_8),
+                    "inventory:acknowledged_declarations/" + node);
+        } catch (ManifestException e) {
+            throw new StoreException("the declaration node " + node + " acknowledged, as the inventory database holds "
+                    + "it, cannot be read (" + e.getMessage() + "); it is replaced at the node's next report", e);
+        }
+    }
+
+    private static String buildId(Record3<String, String, String> row) {
+        return new BuildId(row.value1(), row.value2(), row.value3()).id();
+    }
+
+    private static Set<String> ids(List<String> sorted) {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(sorted));
+    }
+
+    /** Runs one statement or transaction, turning jOOQ's failure into the store's. */
+    private <T> T run(String what, Function<DSLContext, T> work) {
+        try {
+            return work.apply(db);
+        } catch (DataAccessException e) {
+            throw new StoreException("could not " + what + " in the inventory database: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package dev.mesh.controller.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.List;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class MigrationsIT {
+
+    private static TestDatabases databases;
+
+    @BeforeAll
+    static void connect() {
+        databases = TestDatabases.connect();
+    }
+
+    @AfterAll
+    static void drop() {
+        databases.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void emptyDatabase_isBehindAndRefused(Database database) {
+        Migrations migrations = Migrations.of(database, databases.empty(database).dataSource());
+
+        SchemaStatus status = migrations.status();
+
+        assertThat(status).isEqualTo(new SchemaStatus(database, "", "1", List.of("1"), List.of()));
+        assertThat(status.behind()).isTrue();
+        assertThat(status.upToDate()).isFalse();
+        assertThatThrownBy(migrations::requireUpToDate)
+                .isInstanceOf(StoreException.class)
+                .hasMessage("the " + database.label() + " database is empty and this controller needs version 1 "
+                        + "(missing: 1); run `mesh-controller prepare` to migrate it");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void migrate_appliesTheMigrationsOnce_thenIsANoOp(Database database) {
+        Migrations migrations = Migrations.of(database, databases.empty(database).dataSource());
+
+        MigrationReport first = migrations.migrate();
+        MigrationReport second = migrations.migrate();
+
+        assertThat(first).isEqualTo(new MigrationReport(database, "", "1",
+                List.of(new MigrationReport.Applied("1", database.label()))));
+        assertThat(first.changed()).isTrue();
+        assertThat(first.text()).isEqualTo(database.label() + ": migrated from empty to version 1 (applied 1 "
+                + database.label() + ")");
+        assertThat(second).isEqualTo(new MigrationReport(database, "1", "1", List.of()));
+        assertThat(second.changed()).isFalse();
+        assertThat(second.text()).isEqualTo(database.label() + ": already up to date at version 1");
+        assertThat(migrations.status()).isEqualTo(new SchemaStatus(database, "1", "1", List.of(), List.of()));
+        assertThat(migrations.status().upToDate()).isTrue();
+        migrations.requireUpToDate();
+    }
+
+    @Test
+    void schemaMigratedByANewerController_isAheadAndRefused() {
+        Endpoint endpoint = databases.migrated(Database.LICENCES);
+        // What a newer controller would have done: one more migration, which this one does not carry.
+        Flyway.configure().dataSource(endpoint.dataSource())
+                .locations("classpath:db/licences", "classpath:db/future").load().migrate();
+        Migrations migrations = Migrations.of(Database.LICENCES, endpoint.dataSource());
+
+        SchemaStatus status = migrations.status();
+
+        assertThat(status).isEqualTo(new SchemaStatus(Database.LICENCES, "2", "1", List.of(), List.of("2")));
+        assertThat(status.ahead()).isTrue();
+        assertThat(status.behind()).isFalse();
+        assertThatThrownBy(migrations::requireUpToDate)
+                .isInstanceOf(StoreException.class)
+                .hasMessage("the licences database is at schema version 2, newer than this controller knows (1); "
+                        + "run a controller of the version that migrated it, or a newer one");
+    }
+
+    @Test
+    void serverNotListening_isAStoreExceptionNamingTheDatabase() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        Migrations migrations = Migrations.of(Database.IDENTITY,
+                new Endpoint("127.0.0.1", closedPort, "identity", "postgres", "").dataSource());
+
+        assertThatThrownBy(migrations::migrate)
+                .isInstanceOf(StoreException.class)
+                .hasMessageStartingWith("could not migrate the identity database: ")
+                .hasMessageEndingWith("; check that the server is up and the login may create tables, then run "
+                        + "`mesh-controller prepare` again");
+        assertThatThrownBy(migrations::status)
+                .isInstanceOf(StoreException.class)
+                .hasMessageStartingWith("could not read the schema version of the identity database: ");
+    }
+}

@@ -1,0 +1,127 @@
+package dev.mesh.controller.store;
+
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.function;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.table;
+
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+
+/**
+ * Databases for one integration test class on the real PostgreSQL server: each named
+ * {@code mesh_test_<random>_<database>}, created empty or migrated on demand, and dropped by
+ * {@link #close()}. The server is {@code 127.0.0.1:5432} as {@code postgres} with trust
+ * authentication, unless {@code MESH_TEST_PG_HOST}, {@code MESH_TEST_PG_PORT},
+ * {@code MESH_TEST_PG_USER} and {@code MESH_TEST_PG_PASSWORD} say otherwise. When the server
+ * cannot be reached, {@link #connect()} fails the test class with the command that starts it.
+ */
+final class TestDatabases implements AutoCloseable {
+
+    /** Starts the machine's PostgreSQL cluster (Debian's tools). */
+    static final String START = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start";
+
+    private final Endpoint admin;
+    private final String prefix;
+    private final Set<Database> created = EnumSet.noneOf(Database.class);
+
+    private TestDatabases(Endpoint admin) {
+        this.admin = admin;
+        byte[] random = new byte[5];
+        new SecureRandom().nextBytes(random);
+        this.prefix = "mesh_test_" + HexFormat.of().formatHex(random);
+    }
+
+    /** @return databases on the server the environment names, or the default one */
+    static TestDatabases connect() {
+        return connect(System.getenv());
+    }
+
+    /**
+     * @param env where to read {@code MESH_TEST_PG_*} from
+     * @return databases on that server
+     * @throws IllegalStateException when the server cannot be reached, saying how to start it
+     */
+    static TestDatabases connect(Map<String, String> env) {
+        String host = env.getOrDefault("MESH_TEST_PG_HOST", "127.0.0.1");
+        int port = Integer.parseInt(env.getOrDefault("MESH_TEST_PG_PORT", "5432"));
+        String user = env.getOrDefault("MESH_TEST_PG_USER", "postgres");
+        Endpoint admin = new Endpoint(host, port, "postgres", user, env.getOrDefault("MESH_TEST_PG_PASSWORD", ""));
+        try (Connection connection = admin.dataSource().getConnection()) {
+            if (!connection.isValid(10)) {
+                throw new SQLException("the new connection is not valid");
+            }
+            return new TestDatabases(admin);
+        } catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL is not reachable at " + admin.address() + " (" + e.getMessage()
+                    + "). Start it with: " + START + " — or point MESH_TEST_PG_HOST, MESH_TEST_PG_PORT and "
+                    + "MESH_TEST_PG_USER (MESH_TEST_PG_PASSWORD) at a server where that role may create databases.", e);
+        }
+    }
+
+    /** @return where that database of this test class is (whether it exists yet or not) */
+    Endpoint endpoint(Database database) {
+        return admin.withDatabase(prefix + "_" + database.label());
+    }
+
+    /**
+     * Drops that database if it exists and creates it again, empty.
+     *
+     * @return where it is
+     */
+    Endpoint empty(Database database) {
+        Endpoint endpoint = endpoint(database);
+        onServer(db -> {
+            drop(db, endpoint.database());
+            db.createDatabase(name(endpoint.database())).execute();
+        });
+        created.add(database);
+        return endpoint;
+    }
+
+    /**
+     * Drops that database if it exists, creates it again and applies the store's migrations.
+     *
+     * @return where it is
+     */
+    Endpoint migrated(Database database) {
+        Endpoint endpoint = empty(database);
+        Migrations.of(database, endpoint.dataSource()).migrate();
+        return endpoint;
+    }
+
+    /** Drops every database this instance created. */
+    @Override
+    public void close() {
+        onServer(db -> created.forEach(database -> drop(db, endpoint(database).database())));
+        created.clear();
+    }
+
+    private static void drop(DSLContext db, String database) {
+        // A connection left open by a failed test would make DROP DATABASE fail.
+        db.select(function("pg_terminate_backend", Boolean.class, field(name("pid"))))
+                .from(table(name("pg_stat_activity")))
+                .where(field(name("datname"), String.class).eq(database))
+                .fetch();
+        db.dropDatabaseIfExists(name(database)).execute();
+    }
+
+    private void onServer(Consumer<DSLContext> work) {
+        try {
+            work.accept(DSL.using(admin.dataSource(), SQLDialect.POSTGRES));
+        } catch (DataAccessException e) {
+            throw new IllegalStateException("PostgreSQL at " + admin.address() + " failed: " + e.getMessage()
+                    + ". If it stopped, start it with: " + START, e);
+        }
+    }
+}
