@@ -36,18 +36,19 @@ public final class Composer {
 
     /** Composes with a seating the caller already has for this mesh. */
     static Composition compose(Mesh mesh, Seating seating) {
-        Map<String, Manifest> modules = mesh.modulesByName();
-        Map<String, Node> nodes = new TreeMap<>();
+        Map<String, Manifest> sorted = mesh.modulesByName();
+        Map<String, Manifest> modules = new HashMap<>(sorted);
+        Map<String, Node> nodes = new HashMap<>();
         mesh.nodes().forEach(node -> nodes.put(node.name(), node));
         Map<String, Set<String>> assigned = new HashMap<>();
         mesh.assignments().forEach(a -> assigned.computeIfAbsent(a.node(), n -> new TreeSet<>()).add(a.module()));
         List<NodeDeclaration.Composed> composed = new ArrayList<>(nodes.size());
         Resolutions resolutions = new Resolutions();
-        for (Node node : nodes.values()) {
+        for (Node node : nodes.values().stream().sorted(Comparator.comparing(Node::name)).toList()) {
             composed.add(NodeDeclaration.compose(node, manifests(assigned.getOrDefault(node.name(), Set.of()), modules),
                     seating, mesh.layout(), resolutions));
         }
-        return assemble(meshProblems(unknownNames(mesh, nodes, modules), modules, seating), composed);
+        return assemble(meshProblems(unknownNames(mesh, nodes, modules), sorted, seating), composed);
     }
 
     /** The manifests of the named modules, in the order of the names; unknown names are skipped. */
@@ -62,7 +63,12 @@ public final class Composer {
         return manifests;
     }
 
-    /** The problems of the mesh as a whole: unknown names in assignments, slug conflicts, seat conflicts. */
+    /**
+     * The problems of the mesh as a whole: unknown names in assignments, slug conflicts (the first
+     * of two modules by name being the one named first), seat conflicts.
+     *
+     * @param modules the manifests, sorted by module name
+     */
     static List<Problem> meshProblems(List<Problem> unknownNames, Map<String, Manifest> modules, Seating seating) {
         List<Problem> problems = new ArrayList<>(unknownNames);
         problems.addAll(slugConflicts(modules));

@@ -81,25 +81,27 @@ public final class Planner {
 
     /** Each artifact a start or restart runs, once per (module, version, artifact), unless built. */
     private static Map<String, Plan.Build> builds(Composed composed, List<Plan.Change> changes, Set<String> built) {
-        Map<String, List<String>> nodesByBuild = new TreeMap<>();
-        Map<String, Plan.Build> builds = new TreeMap<>();
+        Map<Declaration.Artifact, String> ids = new HashMap<>();
+        Map<String, List<String>> nodesByBuild = new HashMap<>();
+        Map<String, Plan.Build> builds = new HashMap<>();
         for (Plan.Change change : changes) {
             Declaration.Process process = Requirements.process(composed, change);
-            boolean runs = process != null && Requirements.kind(change).equals("process")
+            boolean runs = process != null && Requirements.is(change, "process")
                     && (change.actions().contains("start") || change.actions().contains("restart"));
             if (runs) {
                 Manifest manifest = composed.modules().get(process.module());
-                String id = buildId(manifest, process.artifact());
+                String id = ids.computeIfAbsent(process.artifact(), artifact -> buildId(manifest, artifact));
                 if (!built.contains(id)) {
                     nodesByBuild.computeIfAbsent(id, k -> new ArrayList<>()).add(change.node());
-                    builds.putIfAbsent(id, new Plan.Build(id, manifest.module(), manifest.version(),
+                    builds.computeIfAbsent(id, k -> new Plan.Build(k, manifest.module(), manifest.version(),
                             process.artifact().name(), process.artifact().system(), List.of()));
                 }
             }
         }
-        builds.replaceAll((id, b) -> new Plan.Build(id, b.module(), b.version(), b.artifact(), b.system(),
-                nodesByBuild.get(id).stream().distinct().sorted().toList()));
-        return builds;
+        Map<String, Plan.Build> sorted = new TreeMap<>();
+        builds.forEach((id, b) -> sorted.put(id, new Plan.Build(id, b.module(), b.version(), b.artifact(), b.system(),
+                nodesByBuild.get(id).stream().distinct().sorted().toList())));
+        return sorted;
     }
 
     /**
@@ -167,7 +169,7 @@ public final class Planner {
      */
     private static boolean inOrder(List<Plan.Change> changes) {
         String node = changes.getFirst().node() + "/";
-        Set<String> placed = new HashSet<>();
+        Set<String> placed = new HashSet<>(2 * changes.size());
         for (Plan.Change change : changes) {
             for (String required : change.requires()) {
                 if (required.startsWith(node) && !placed.contains(required.endsWith("#healthy")
@@ -231,6 +233,8 @@ public final class Planner {
         private final Map<String, Plan.Build> builds;
         /** Module name → the seats its templates reference, computed once per plan. */
         private final Map<String, Set<String>> requirements = new HashMap<>();
+        /** Artifact → its build id. */
+        private final Map<Declaration.Artifact, String> buildIds = new HashMap<>();
         /** Node name → the start or restart changes of its processes. */
         private final Map<String, List<Plan.Change>> starts = new HashMap<>();
         /** Node → seat → the ids of the starts of that seat's holders there. */
@@ -241,7 +245,7 @@ public final class Planner {
             this.changes = changes;
             this.builds = builds;
             for (Plan.Change change : changes) {
-                if (kind(change).equals("process") && !change.actions().contains("stop")) {
+                if (is(change, "process") && !change.actions().contains("stop")) {
                     starts.computeIfAbsent(change.node(), n -> new ArrayList<>()).add(change);
                 }
             }
@@ -263,7 +267,8 @@ public final class Planner {
                 return List.of();
             }
             List<String> extra = new ArrayList<>();
-            String build = buildId(composed.modules().get(process.module()), process.artifact());
+            String build = buildIds.computeIfAbsent(process.artifact(),
+                    artifact -> buildId(composed.modules().get(process.module()), artifact));
             if (builds.containsKey(build)) {
                 extra.add(build);
             }
@@ -293,25 +298,28 @@ public final class Planner {
 
         /** The declared process a process or preparation change is about, or null. */
         static Declaration.Process process(Composed composed, Plan.Change change) {
-            String kind = kind(change);
-            if (!kind.equals("process") && !kind.equals("prepare")) {
+            if (!is(change, "process") && !is(change, "prepare")) {
                 return null;
             }
             Declaration declaration = composed.declared().apply(change.node());
             if (declaration == null) {
                 return null;
             }
-            String name = change.id().substring(change.id().indexOf(':') + 1);
+            String id = change.id();
+            int name = id.indexOf(':') + 1;
             for (Declaration.Process process : declaration.processes()) {
-                if (process.name().equals(name)) {
+                if (id.length() - name == process.name().length() && id.startsWith(process.name(), name)) {
                     return process;
                 }
             }
             return null;
         }
 
-        static String kind(Plan.Change change) {
-            return change.id().substring(change.node().length() + 1, change.id().indexOf(':'));
+        /** Whether the change's id is {@code NODE/KIND:…}, compared in place. */
+        static boolean is(Plan.Change change, String kind) {
+            String id = change.id();
+            int at = change.node().length() + 1;
+            return id.startsWith(kind, at) && id.length() > at + kind.length() && id.charAt(at + kind.length()) == ':';
         }
 
         /** Both lists, in order, each id once. */

@@ -30,8 +30,11 @@ import java.util.TreeMap;
  */
 public final class Seating {
 
-    /** One seat held on one node, by the claim of one module. */
-    private record Holding(Node node, String module, Claim claim) {
+    /** One seat held on one node, by the claim of one module; {@code holder} is what references see of it. */
+    private record Holding(Node node, String module, Claim claim, SeatHolder holder) {
+        Holding(Node node, String module, Claim claim) {
+            this(node, module, claim, new SeatHolder(node.name(), node.address()));
+        }
     }
 
     /** Seat name → its holdings, sorted by node name then module. */
@@ -119,7 +122,7 @@ public final class Seating {
         }
         Holding holding = held.getFirst().claim().scope() == Scope.MESH ? held.getFirst()
                 : byNode.get(seat).get(from);
-        return holding == null ? null : new SeatHolder(holding.node().name(), holding.node().address());
+        return holding == null ? null : holding.holder();
     }
 
     /**
