@@ -32,12 +32,12 @@ record AssignmentDelta(List<Assignment> removed, List<Assignment> added) {
         int i = 0;
         int j = 0;
         while (i < before.size() && j < after.size()) {
-            if (before.get(i).equals(after.get(j))) {
+            if (same(before.get(i), after.get(j))) {
                 i++;
                 j++;
-            } else if (i + 1 < before.size() && before.get(i + 1).equals(after.get(j))) {
+            } else if (i + 1 < before.size() && same(before.get(i + 1), after.get(j))) {
                 removed.add(before.get(i++));
-            } else if (j + 1 < after.size() && before.get(i).equals(after.get(j + 1))) {
+            } else if (j + 1 < after.size() && same(before.get(i), after.get(j + 1))) {
                 added.add(after.get(j++));
             } else {
                 removed.add(before.get(i++));
@@ -47,5 +47,10 @@ record AssignmentDelta(List<Assignment> removed, List<Assignment> added) {
         removed.addAll(before.subList(i, before.size()));
         added.addAll(after.subList(j, after.size()));
         return new AssignmentDelta(removed, added);
+    }
+
+    /** Equal; the reference comparison first, as a controller passes mostly the same instances. */
+    private static boolean same(Assignment one, Assignment other) {
+        return one == other || one.equals(other);
     }
 }
