@@ -214,7 +214,7 @@ public final class TemplateSyntax {
     }
 
     private boolean is(String token, int from, int to) {
-        return token.length() == to - from && same(text, token, from);
+        return token.length() == to - from && text.startsWith(token, from);
     }
 
     private Reference reference(String body, int index) {
@@ -292,20 +292,7 @@ public final class TemplateSyntax {
             case 's' -> to - from == Kind.SEAT.token().length() ? Kind.SEAT : Kind.SECRET;
             default -> null;
         };
-        return kind != null && kind.token().length() == to - from && same(text, kind.token(), from) ? kind : null;
-    }
-
-    /** Whether {@code text} holds {@code token} at {@code from}; for the few letters of a token, cheaper than startsWith. */
-    private static boolean same(String text, String token, int from) {
-        if (from + token.length() > text.length()) {
-            return false;
-        }
-        for (int i = 0; i < token.length(); i++) {
-            if (text.charAt(from + i) != token.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
+        return kind != null && kind.token().length() == to - from && text.startsWith(kind.token(), from) ? kind : null;
     }
 
     /** The character at {@code index}, or 0 past the end. */
