@@ -55,10 +55,12 @@ final class BuildReader {
                 "language", Patterns.LANGUAGE, Patterns.LANGUAGE_RULE);
         String system = fields.matching(Fields.value(object, "system"), object, pointer, "system", true, what,
                 "system", Patterns.SYSTEM, Patterns.SYSTEM_RULE);
-        String from = fields.get(Fields.value(object, "from"), object, pointer, "from", true, what,
-                "the source directory relative to the module", (n, p) -> checks.relativePath(n, p, "\"from\""));
-        String binary = fields.get(Fields.value(object, "binary"), object, pointer, "binary", true, what,
-                "the executable's file name", (n, p) -> checks.fileName(n, p, "\"binary\""));
+        // Fields.string: a valid value, as nearly all are, needs no pointer.
+        String from = fields.string(Fields.value(object, "from"), object, pointer, "from", true, what,
+                "the source directory relative to the module", Checks::isRelativePath,
+                (n, p) -> checks.relativePath(n, p, "\"from\""));
+        String binary = fields.string(Fields.value(object, "binary"), object, pointer, "binary", true, what,
+                "the executable's file name", Checks::isFileName, (n, p) -> checks.fileName(n, p, "\"binary\""));
         return checks.count() == before
                 ? new Artifact(name, kind, language, system, from, binary, at) : null;
     }

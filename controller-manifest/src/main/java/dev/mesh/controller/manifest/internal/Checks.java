@@ -188,9 +188,7 @@ final class Checks {
         if (value == null) {
             return null;
         }
-        boolean bad = value.isEmpty() || value.startsWith("/") || value.endsWith("/") || value.contains("//")
-                || value.equals("..") || value.startsWith("../") || value.endsWith("/..") || value.contains("/../");
-        if (bad) {
+        if (!isRelativePath(value)) {
             error("invalid-path", what + " must be a relative path inside the module, like \"controller-launcher\","
                     + " but \"" + value + "\" " + (value.startsWith("/") ? "is absolute" : "has an empty or \"..\" segment"),
                     at(node, pointer));
@@ -199,10 +197,21 @@ final class Checks {
         return value;
     }
 
+    /** Whether {@code value} is a relative path inside the module: not empty, not absolute, no empty or {@code ..} segment. */
+    static boolean isRelativePath(String value) {
+        return !(value.isEmpty() || value.startsWith("/") || value.endsWith("/") || value.contains("//")
+                || value.equals("..") || value.startsWith("../") || value.endsWith("/..") || value.contains("/../"));
+    }
+
+    /** Whether {@code value} is a file name: no directory part. */
+    static boolean isFileName(String value) {
+        return Patterns.FILE_NAME.matches(value) && !value.equals(".") && !value.equals("..");
+    }
+
     /** A file name: no directory part. */
     String fileName(Json node, String pointer, String what) {
         String value = plain(node, pointer, what);
-        if (value != null && (!Patterns.FILE_NAME.matches(value) || value.equals(".") || value.equals(".."))) {
+        if (value != null && !isFileName(value)) {
             error("invalid-path", what + " must be a file name (letters, digits, '.', '_', '+', '-'; no '/'), but it is \""
                     + value + "\"", at(node, pointer));
             return null;

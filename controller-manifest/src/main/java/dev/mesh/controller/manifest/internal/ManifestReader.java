@@ -37,6 +37,7 @@ public final class ManifestReader {
     private static final Map<String, Scope> SCOPES = ResourceReader.ordered("mesh", Scope.MESH, "node", Scope.NODE);
     private static final Set<Kind> PATH_KINDS = EnumSet.of(Kind.DIR, Kind.SECRET, Kind.NODE, Kind.MODULE);
     private static final Set<Kind> SECRET_KINDS = EnumSet.of(Kind.DIR, Kind.NODE, Kind.MODULE);
+    private static final java.util.function.Predicate<String> ANY = value -> true;
 
     private final Checks checks;
     private final Fields fields;
@@ -153,7 +154,8 @@ public final class ManifestReader {
         }
         Root root = members(object);
         String owner = "the manifest";
-        fields.get(root.schema, object, base, "$schema", false, owner, "", (n, p) -> checks.plain(n, p, "\"$schema\""));
+        // Fields.string and the Bool test below: a valid value, as nearly all are, needs no pointer.
+        fields.string(root.schema, object, base, "$schema", false, owner, "", ANY, (n, p) -> checks.plain(n, p, "\"$schema\""));
         String module = fields.matching(root.module, object, base, "module", true, owner, "module name", Patterns.NAME,
                 Patterns.NAME_RULE + ", e.g. \"mesh-store\"");
         String version = fields.matching(root.version, object, base, "version", true, owner, "version",
@@ -170,8 +172,9 @@ public final class ManifestReader {
         Map<String, Template> ownSecrets = ownSecrets(root.ownSecrets);
         String secretsOwner = fields.matching(root.secretsOwner, object, base, "secrets-owner", false, owner,
                 "secrets-owner", Patterns.ACCOUNT, "a user resource's name, or \"root\"");
-        Boolean prepares = fields.get(root.prepares, object, base, "prepares", false, owner, "true or false",
-                (n, p) -> checks.bool(n, p, "\"prepares\""));
+        Boolean prepares = root.prepares instanceof Json.Bool bool ? Boolean.valueOf(bool.value())
+                : fields.get(root.prepares, object, base, "prepares", false, owner, "true or false",
+                        (n, p) -> checks.bool(n, p, "\"prepares\""));
         List<String> tools = fields.names(root.tools, base, "tools", owner, "tool name", Patterns.NAME,
                 Patterns.NAME_RULE);
         List<Resource> resources = fields.get(root.resources, object, base, "resources", false, owner, "",

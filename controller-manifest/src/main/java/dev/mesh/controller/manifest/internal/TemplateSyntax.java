@@ -170,7 +170,9 @@ public final class TemplateSyntax {
         }
         int second = text.indexOf(':', colon + 1);
         boolean twoArguments = second >= 0 && second < close;
-        if (twoArguments != (kind == Kind.SEAT) || !ARGUMENT.matches(text, colon + 1, twoArguments ? second : close)) {
+        // A seat name is checked once, as a name: every name is also a valid argument.
+        Form first = kind == Kind.SEAT ? Patterns.NAME : ARGUMENT;
+        if (twoArguments != (kind == Kind.SEAT) || !first.matches(text, colon + 1, twoArguments ? second : close)) {
             return null;
         }
         int column = dollar + 1;
@@ -179,8 +181,7 @@ public final class TemplateSyntax {
             case SECRET -> new Reference.Secret(text.substring(colon + 1, close), column);
             case SEAT -> {
                 int port = port(second + 1, close);
-                yield port > 0 && Patterns.NAME.matches(text, colon + 1, second)
-                        ? new Reference.Seat(text.substring(colon + 1, second), port, column) : null;
+                yield port > 0 ? new Reference.Seat(text.substring(colon + 1, second), port, column) : null;
             }
             case NODE -> {
                 for (Reference.NodeFactName fact : NODE_FACT_VALUES) {
