@@ -68,6 +68,8 @@ public final class IncrementalPlanner {
     private Seating seating;
     private final MeshDigest digest = new MeshDigest();
     private final Map<String, Remembered> remembered = new HashMap<>();
+    /** Node name → {@link Planner#inputKey}, made once (and its hash computed once). */
+    private final Map<String, String> inputKeys = new HashMap<>();
     private Resolutions resolutions = new Resolutions();
 
     /** A planner that has seen nothing yet: its first plan composes every node. */
@@ -108,7 +110,7 @@ public final class IncrementalPlanner {
         List<Problem> unknownNames = unknown > 0 ? Composer.unknownNames(mesh, nodes, modules) : List.of();
         Composition composition = Composer.assemble(Composer.meshProblems(unknownNames, modules, seating), composed);
         Planning planning = Planner.assemble(new Planner.Composed(modules, seating, composition, this::declared,
-                digest.digest()), diffs, acknowledged, built);
+                digest.digest(), this::inputKey), diffs, acknowledged, built);
         previous = mesh;
         return planning;
     }
@@ -141,6 +143,7 @@ public final class IncrementalPlanner {
         });
         seating = Seating.of(mesh.nodes(), modules, mesh.assignments());
         remembered.keySet().retainAll(nodes.keySet());
+        inputKeys.keySet().retainAll(nodes.keySet());
         return nodes.keySet();
     }
 
@@ -241,6 +244,10 @@ public final class IncrementalPlanner {
             memory.declared = declaration.revision();
         }
         return memory.changes;
+    }
+
+    private String inputKey(String node) {
+        return inputKeys.computeIfAbsent(node, Planner::inputKey);
     }
 
     private Declaration declared(String node) {

@@ -13,6 +13,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Plans the mesh (DESIGN.md section 6): a pure function of the mesh, what each node last
@@ -42,8 +43,8 @@ public final class Planner {
             declared.put(declaration.node(), declaration);
             diffs.add(NodeChanges.of(acknowledged.get(declaration.node()), declaration));
         }
-        return assemble(new Composed(modules, seating, composition, declared::get, meshDigest(mesh)), diffs,
-                acknowledged, built);
+        return assemble(new Composed(modules, seating, composition, declared::get, meshDigest(mesh),
+                Planner::inputKey), diffs, acknowledged, built);
     }
 
     /**
@@ -54,9 +55,15 @@ public final class Planner {
      * @param composition its composition
      * @param declared a node's declaration by node name, or null when it has none
      * @param meshDigest the digest of the mesh's inputs (see {@link #meshDigest})
+     * @param inputKey a node name → its key in the plan's inputs, {@code acknowledged/NODE}
      */
     record Composed(Map<String, Manifest> modules, Seating seating, Composition composition,
-            Function<String, Declaration> declared, String meshDigest) {
+            Function<String, Declaration> declared, String meshDigest, UnaryOperator<String> inputKey) {
+    }
+
+    /** @return the key of a node's acknowledged revision in a plan's inputs */
+    static String inputKey(String node) {
+        return "acknowledged/" + node;
     }
 
     /**
@@ -75,7 +82,7 @@ public final class Planner {
         Map<String, Plan.Build> builds = builds(composed, changes, built);
         List<Plan.Change> linked = ordered(new Requirements(composed, changes, builds).link());
         return new Planning(composed.composition(), new Plan(Plan.FORMAT,
-                inputs(composed.meshDigest(), acknowledged), linked, List.copyOf(builds.values()), orphans,
+                inputs(composed, acknowledged), linked, List.copyOf(builds.values()), orphans,
                 summary(linked, builds.size())));
     }
 
@@ -207,10 +214,11 @@ public final class Planner {
     }
 
     /** The plan's inputs; unordered, as {@link Plan} keeps them (its JSON sorts them). */
-    private static Map<String, String> inputs(String meshDigest, Map<String, Declaration> acknowledged) {
+    private static Map<String, String> inputs(Composed composed, Map<String, Declaration> acknowledged) {
         Map<String, String> inputs = new HashMap<>(2 * acknowledged.size() + 2);
-        inputs.put("mesh", meshDigest);
-        acknowledged.forEach((node, declaration) -> inputs.put("acknowledged/" + node, declaration.revision()));
+        inputs.put("mesh", composed.meshDigest());
+        acknowledged.forEach((node, declaration) -> inputs.put(composed.inputKey().apply(node),
+                declaration.revision()));
         return inputs;
     }
 
