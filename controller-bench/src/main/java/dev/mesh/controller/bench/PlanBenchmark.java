@@ -3,6 +3,7 @@ package dev.mesh.controller.bench;
 import dev.mesh.controller.core.Composer;
 import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.IncrementalPlanner;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Planner;
 import dev.mesh.controller.core.Planning;
@@ -26,9 +27,15 @@ import org.openjdk.jmh.annotations.Warmup;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Composition and planning of synthetic meshes ({@link SyntheticMesh}): a full plan from nothing,
- * a re-plan after one assignment moved (against the first plan's declarations), and the floor —
- * Jackson writing the same declarations.
+ * Composition and planning of synthetic meshes ({@link SyntheticMesh}): a full plan from nothing;
+ * re-plans by an {@link IncrementalPlanner} that has planned the previous mesh, after one
+ * assignment moved (of a module that claims no seat) or after a mesh seat's holder moved, against
+ * the declarations the nodes run; and the floor — Jackson writing the same declarations.
+ *
+ * <p>A re-plan alternates between the two meshes, so every measured call is a re-plan after one
+ * move (there, then back), paying for all of it: finding the changed assignments, re-seating,
+ * finding and recomposing the affected nodes, the changes, the requirements, the mesh digest and
+ * the plan document.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -42,22 +49,30 @@ public class PlanBenchmark {
     int nodes;
 
     private Mesh mesh;
-    private Mesh changed;
+    private Mesh assignmentMoved;
+    private Mesh holderMoved;
     private Composition composition;
     private Map<String, Declaration> applied;
     private final JsonMapper mapper = JsonMapper.builder().build();
+    private final IncrementalPlanner assignmentPlanner = new IncrementalPlanner();
+    private final IncrementalPlanner holderPlanner = new IncrementalPlanner();
+    private boolean assignmentBack;
+    private boolean holderBack;
 
-    /** Builds the meshes and the first plan's declarations once. */
+    /** Builds the meshes and the declarations the nodes run, and lets each planner see the mesh. */
     @Setup(Level.Trial)
     public void setUp() {
         mesh = SyntheticMesh.of(nodes);
-        changed = SyntheticMesh.withOneAssignmentChanged(mesh);
+        assignmentMoved = SyntheticMesh.withOneAssignmentChanged(mesh);
+        holderMoved = SyntheticMesh.withSeatHolderMoved(mesh);
         composition = Composer.compose(mesh);
         if (!composition.problems().isEmpty()) {
             throw new IllegalStateException("the synthetic mesh must compose: " + composition.problems().getFirst());
         }
         applied = composition.declarations().stream()
                 .collect(Collectors.toMap(Declaration::node, Function.identity()));
+        assignmentPlanner.plan(mesh, applied, Set.of());
+        holderPlanner.plan(mesh, applied, Set.of());
     }
 
     /** @return a plan of every node from nothing */
@@ -66,10 +81,18 @@ public class PlanBenchmark {
         return Planner.plan(mesh, Map.of(), Set.of());
     }
 
-    /** @return a plan after one assignment moved, against what the nodes run */
+    /** @return a re-plan after one assignment moved (or moved back), against what the nodes run */
     @Benchmark
     public Planning replanOneAssignment() {
-        return Planner.plan(changed, applied, Set.of());
+        assignmentBack = !assignmentBack;
+        return assignmentPlanner.plan(assignmentBack ? assignmentMoved : mesh, applied, Set.of());
+    }
+
+    /** @return a re-plan after a mesh seat's holder moved (or moved back), against what the nodes run */
+    @Benchmark
+    public Planning replanSeatHolderMoved() {
+        holderBack = !holderBack;
+        return holderPlanner.plan(holderBack ? holderMoved : mesh, applied, Set.of());
     }
 
     /** @return the floor: Jackson writing the declarations of the mesh */

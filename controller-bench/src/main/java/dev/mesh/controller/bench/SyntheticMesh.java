@@ -5,12 +5,15 @@ import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
+import dev.mesh.controller.manifest.Scope;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * A synthetic mesh for the composition and planning benchmarks: {@code nodes} nodes, 50 modules,
@@ -56,10 +59,29 @@ final class SyntheticMesh {
         return new Mesh(nodes, modules, assignments, Layout.DEFAULT);
     }
 
-    /** The same mesh with one assignment moved: the module of the first assignment goes to the last node. */
+    /**
+     * The same mesh with one assignment moved: the first assignment of a module that claims no seat
+     * goes to the last node. Only the two nodes are affected.
+     */
     static Mesh withOneAssignmentChanged(Mesh mesh) {
+        return moved(mesh, m -> m.claims().isEmpty());
+    }
+
+    /**
+     * The same mesh with the holder of a mesh seat moved: the first assignment of a module that
+     * claims a {@code mesh} seat goes to the last node. Every node whose modules refer to that seat
+     * is affected (about four in five).
+     */
+    static Mesh withSeatHolderMoved(Mesh mesh) {
+        return moved(mesh, m -> m.claims().stream().anyMatch(c -> c.scope() == Scope.MESH));
+    }
+
+    private static Mesh moved(Mesh mesh, Predicate<Manifest> which) {
+        Map<String, Manifest> modules = mesh.modulesByName();
         List<Assignment> assignments = new ArrayList<>(mesh.assignments());
-        Assignment first = assignments.removeFirst();
+        Assignment first = assignments.stream().filter(a -> which.test(modules.get(a.module()))).findFirst()
+                .orElseThrow();
+        assignments.remove(first);
         assignments.add(new Assignment(first.module(), mesh.nodes().getLast().name()));
         return new Mesh(mesh.nodes(), mesh.modules(), assignments, mesh.layout());
     }
