@@ -35,7 +35,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>A re-plan alternates between the two meshes, so every measured call is a re-plan after one
  * move (there, then back), paying for all of it: finding the changed assignments, re-seating,
  * finding and recomposing the affected nodes, the changes, the requirements, the mesh digest and
- * the plan document.
+ * the plan document. Each re-plan benchmark keeps its planner in its own state, so the other
+ * benchmarks' forks do not hold (and collect around) what a planner remembers.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -49,30 +50,61 @@ public class PlanBenchmark {
     int nodes;
 
     private Mesh mesh;
-    private Mesh assignmentMoved;
-    private Mesh holderMoved;
     private Composition composition;
     private Map<String, Declaration> applied;
     private final JsonMapper mapper = JsonMapper.builder().build();
-    private final IncrementalPlanner assignmentPlanner = new IncrementalPlanner();
-    private final IncrementalPlanner holderPlanner = new IncrementalPlanner();
-    private boolean assignmentBack;
-    private boolean holderBack;
 
-    /** Builds the meshes and the declarations the nodes run, and lets each planner see the mesh. */
+    /** Builds the mesh and the declarations the nodes run. */
     @Setup(Level.Trial)
     public void setUp() {
         mesh = SyntheticMesh.of(nodes);
-        assignmentMoved = SyntheticMesh.withOneAssignmentChanged(mesh);
-        holderMoved = SyntheticMesh.withSeatHolderMoved(mesh);
         composition = Composer.compose(mesh);
         if (!composition.problems().isEmpty()) {
             throw new IllegalStateException("the synthetic mesh must compose: " + composition.problems().getFirst());
         }
         applied = composition.declarations().stream()
                 .collect(Collectors.toMap(Declaration::node, Function.identity()));
-        assignmentPlanner.plan(mesh, applied, Set.of());
-        holderPlanner.plan(mesh, applied, Set.of());
+    }
+
+    /** A planner that has planned the mesh, and the mesh with one change it re-plans back and forth. */
+    public abstract static class Replan {
+        private final IncrementalPlanner planner = new IncrementalPlanner();
+        private Mesh mesh;
+        private Mesh changed;
+        private Map<String, Declaration> applied;
+        private boolean back;
+
+        void setUp(PlanBenchmark plan, Mesh withChange) {
+            mesh = plan.mesh;
+            changed = withChange;
+            applied = plan.applied;
+            planner.plan(mesh, applied, Set.of());
+        }
+
+        Planning next() {
+            back = !back;
+            return planner.plan(back ? changed : mesh, applied, Set.of());
+        }
+    }
+
+    /** Re-plans after one assignment (of a module that claims no seat) moved. */
+    @State(Scope.Benchmark)
+    public static class AssignmentMoved extends Replan {
+        /** @param plan the mesh */
+        @Setup(Level.Trial)
+        public void setUp(PlanBenchmark plan) {
+            setUp(plan, SyntheticMesh.withOneAssignmentChanged(plan.mesh));
+        }
+    }
+
+    /** Re-plans after a mesh seat's holder moved. */
+    @State(Scope.Benchmark)
+    public static class HolderMoved extends Replan {
+        /** @param plan the mesh */
+        @Setup(Level.Trial)
+        public void setUp(PlanBenchmark plan) {
+            setUp(plan, SyntheticMesh.withSeatHolderMoved(plan.mesh));
+        }
     }
 
     /** @return a plan of every node from nothing */
@@ -81,18 +113,22 @@ public class PlanBenchmark {
         return Planner.plan(mesh, Map.of(), Set.of());
     }
 
-    /** @return a re-plan after one assignment moved (or moved back), against what the nodes run */
+    /**
+     * @param replan the planner and the mesh with one assignment moved
+     * @return a re-plan after one assignment moved (or moved back), against what the nodes run
+     */
     @Benchmark
-    public Planning replanOneAssignment() {
-        assignmentBack = !assignmentBack;
-        return assignmentPlanner.plan(assignmentBack ? assignmentMoved : mesh, applied, Set.of());
+    public Planning replanOneAssignment(AssignmentMoved replan) {
+        return replan.next();
     }
 
-    /** @return a re-plan after a mesh seat's holder moved (or moved back), against what the nodes run */
+    /**
+     * @param replan the planner and the mesh with a mesh seat's holder moved
+     * @return a re-plan after a mesh seat's holder moved (or moved back), against what the nodes run
+     */
     @Benchmark
-    public Planning replanSeatHolderMoved() {
-        holderBack = !holderBack;
-        return holderPlanner.plan(holderBack ? holderMoved : mesh, applied, Set.of());
+    public Planning replanSeatHolderMoved(HolderMoved replan) {
+        return replan.next();
     }
 
     /** @return the floor: Jackson writing the declarations of the mesh */
