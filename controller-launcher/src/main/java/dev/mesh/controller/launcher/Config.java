@@ -1,12 +1,13 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.store.Database;
+import dev.mesh.controller.store.Endpoint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
@@ -20,56 +21,27 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Everything is checked before anything connects: {@link #from} reports every problem at once,
  * one line each naming the variable, the file and the fix. A password never appears in a message
- * or in {@code toString()}.
+ * or in {@code toString()} ({@link Endpoint} masks it).
  *
  * @param inventory the inventory database
  * @param identity the identity database
  * @param licences the licences database
  */
-record Config(Database inventory, Database identity, Database licences) {
+record Config(Endpoint inventory, Endpoint identity, Endpoint licences) {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
     private static final Set<String> CREDENTIAL_FIELDS = Set.of("user", "password", "database");
 
     /**
-     * Where one database is and how to log in to it.
-     *
-     * @param role which of the three: {@code inventory}, {@code identity}, {@code licences}
-     * @param host host name or address
-     * @param port TCP port
-     * @param user login role
-     * @param password its password, shown nowhere
-     * @param database the database name
+     * @param database one of the three
+     * @return where it is and how to log in
      */
-    record Database(String role, String host, int port, String user, Secret password, String database) {
-
-        Database {
-            Objects.requireNonNull(role, "role");
-            Objects.requireNonNull(host, "host");
-            Objects.requireNonNull(user, "user");
-            Objects.requireNonNull(password, "password");
-            Objects.requireNonNull(database, "database");
-        }
-    }
-
-    /** A secret value: {@link #reveal()} gives it to the one place that needs it; nothing prints it. */
-    static final class Secret {
-
-        private final String value;
-
-        Secret(String value) {
-            this.value = Objects.requireNonNull(value, "value");
-        }
-
-        /** @return the value, for the driver that logs in with it */
-        String reveal() {
-            return value;
-        }
-
-        @Override
-        public String toString() {
-            return "(secret)";
-        }
+    Endpoint endpoint(Database database) {
+        return switch (database) {
+            case INVENTORY -> inventory;
+            case IDENTITY -> identity;
+            case LICENCES -> licences;
+        };
     }
 
     /**
@@ -81,17 +53,17 @@ record Config(Database inventory, Database identity, Database licences) {
      */
     static Config from(Map<String, String> env) {
         List<String> problems = new ArrayList<>();
-        Database inventory = database("inventory", env, problems);
-        Database identity = database("identity", env, problems);
-        Database licences = database("licences", env, problems);
+        Endpoint inventory = endpoint(Database.INVENTORY, env, problems);
+        Endpoint identity = endpoint(Database.IDENTITY, env, problems);
+        Endpoint licences = endpoint(Database.LICENCES, env, problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new Config(inventory, identity, licences);
     }
 
-    private static Database database(String role, Map<String, String> env, List<String> problems) {
-        String prefix = "MESH_STORE_" + role.toUpperCase(java.util.Locale.ROOT);
+    private static Endpoint endpoint(Database database, Map<String, String> env, List<String> problems) {
+        String prefix = "MESH_STORE_" + database.name();
         String fileVariable = prefix + "_FILE";
         String portVariable = prefix + "_PORT";
         Address address = address(portVariable, env.get(portVariable), problems);
@@ -99,8 +71,8 @@ record Config(Database inventory, Database identity, Database licences) {
         if (address == null || credentials == null) {
             return null;
         }
-        return new Database(role, address.host(), address.port(), credentials.get("user").stringValue(),
-                new Secret(credentials.get("password").stringValue()), credentials.get("database").stringValue());
+        return new Endpoint(address.host(), address.port(), credentials.get("database").stringValue(),
+                credentials.get("user").stringValue(), credentials.get("password").stringValue());
     }
 
     private record Address(String host, int port) {

@@ -1,6 +1,7 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.manifest.MeshException;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
@@ -32,10 +33,19 @@ public final class Main {
      * @return a new command line, not shared
      */
     static CommandLine commandLine() {
+        return commandLine(System.getenv());
+    }
+
+    /**
+     * @param env the environment the commands read their configuration from
+     * @return a new command line, not shared
+     */
+    static CommandLine commandLine(Map<String, String> env) {
         return new CommandLine(new MeshControllerCommand())
                 .addSubcommand(new ValidateCommand())
                 .addSubcommand(new ComposeCommand())
                 .addSubcommand(new PlanCommand())
+                .addSubcommand(new PrepareCommand(env))
                 .setExecutionExceptionHandler(Main::exitOnFailure);
     }
 

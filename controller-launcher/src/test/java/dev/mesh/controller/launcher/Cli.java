@@ -3,6 +3,7 @@ package dev.mesh.controller.launcher;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
+import java.util.Map;
 
 /** Runs the command line in-process, capturing what it prints. */
 final class Cli {
@@ -11,9 +12,14 @@ final class Cli {
     }
 
     static Run run(String... args) {
+        return run(System.getenv(), args);
+    }
+
+    /** Runs with {@code env} as the environment the commands read their configuration from. */
+    static Run run(Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exitCode = Main.commandLine()
+        int exitCode = Main.commandLine(env)
                 .setOut(new PrintWriter(out))
                 .setErr(new PrintWriter(err))
                 .execute(args);
