@@ -8,7 +8,7 @@ import dev.mesh.controller.manifest.Reference;
 import dev.mesh.controller.manifest.Reference.Kind;
 import dev.mesh.controller.manifest.Segment;
 import dev.mesh.controller.manifest.Template;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -101,16 +101,33 @@ final class Fields {
         }
         String arrayPointer = child(pointer, key);
         Json.Arr array = node instanceof Json.Arr a ? a : checks.array(node, arrayPointer, "\"" + key + "\" of " + owner);
-        List<T> items = new ArrayList<>(array == null ? 0 : array.items().size());
-        if (array != null) {
-            for (int i = 0; i < array.items().size(); i++) {
-                T item = read.read(array.items().get(i), arrayPointer + "/" + i);
-                if (item != null) {
-                    items.add(item);
-                }
+        if (array == null) {
+            return List.of();
+        }
+        Object[] items = new Object[array.items().size()];
+        int size = 0;
+        for (int i = 0; i < items.length; i++) {
+            T item = read.read(array.items().get(i), arrayPointer + "/" + i);
+            if (item != null) {
+                items[size++] = item;
             }
         }
-        return items;
+        return immutable(items, size);
+    }
+
+    /**
+     * The first {@code size} of {@code items} as an immutable list, which the model's records keep
+     * as it is ({@code List.copyOf} returns it): an {@code ArrayList} was copied again by every
+     * record. One or two items need no array at all.
+     */
+    @SuppressWarnings("unchecked")
+    static <T> List<T> immutable(Object[] items, int size) {
+        return switch (size) {
+            case 0 -> List.of();
+            case 1 -> List.of((T) items[0]);
+            case 2 -> List.of((T) items[0], (T) items[1]);
+            default -> (List<T>) List.of(size == items.length ? items : Arrays.copyOf(items, size));
+        };
     }
 
     /** An optional array of names of one form; valid names (nearly all) need no pointer. */
@@ -119,14 +136,14 @@ final class Fields {
             return List.of();
         }
         if (node instanceof Json.Arr array) {
-            List<String> names = new ArrayList<>(array.items().size());
-            for (Json item : array.items()) {
-                if (!(item instanceof Json.Str name && form.matches(name.value()))) {
+            Object[] names = new Object[array.items().size()];
+            for (int i = 0; i < names.length; i++) {
+                if (!(array.items().get(i) instanceof Json.Str name && form.matches(name.value()))) {
                     return list(node, pointer, key, owner, what, (n, p) -> checks.matching(n, p, what, form, rule));
                 }
-                names.add(name.value());
+                names[i] = name.value();
             }
-            return names;
+            return immutable(names, names.length);
         }
         return list(node, pointer, key, owner, what, (n, p) -> checks.matching(n, p, what, form, rule));
     }

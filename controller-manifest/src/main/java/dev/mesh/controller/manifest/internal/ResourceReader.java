@@ -9,7 +9,6 @@ import dev.mesh.controller.manifest.Place;
 import dev.mesh.controller.manifest.Problem;
 import dev.mesh.controller.manifest.Resource;
 import dev.mesh.controller.manifest.Template;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,17 +45,18 @@ final class ResourceReader {
 
     List<Resource> read(Json node, String pointer) {
         Json.Arr array = checks.array(node, pointer, "resources");
-        List<Resource> resources = new ArrayList<>();
         if (array == null) {
-            return resources;
+            return List.of();
         }
-        for (int i = 0; i < array.items().size(); i++) {
+        Object[] resources = new Object[array.items().size()];
+        int size = 0;
+        for (int i = 0; i < resources.length; i++) {
             Resource resource = resource(array.items().get(i), pointer + "/" + i);
             if (resource != null) {
-                resources.add(resource);
+                resources[size++] = resource;
             }
         }
-        return resources;
+        return Fields.immutable(resources, size);
     }
 
     private Resource resource(Json node, String pointer) {
