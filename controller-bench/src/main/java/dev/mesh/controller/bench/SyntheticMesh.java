@@ -70,7 +70,7 @@ final class SyntheticMesh {
     /**
      * The same mesh with the holder of a mesh seat moved: the first assignment of a module that
      * claims a {@code mesh} seat goes to the last node. Every node whose modules refer to that seat
-     * is affected (about four in five).
+     * is affected (about three in five).
      */
     static Mesh withSeatHolderMoved(Mesh mesh) {
         return moved(mesh, m -> m.claims().stream().anyMatch(c -> c.scope() == Scope.MESH));
