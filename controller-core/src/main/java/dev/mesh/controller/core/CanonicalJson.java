@@ -4,8 +4,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -41,16 +40,18 @@ public final class CanonicalJson {
      * @return {@code sha256:} and the lower-case hex digest of its canonical bytes
      */
     public static String digest(Object value) {
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform provides SHA-256", e);
-        }
-        // Hashing the bytes as Jackson flushes them saves making a copy of the whole text: a
-        // composition digests every declaration, about 5 KB each in the benchmark mesh.
+        MessageDigest sha = MeshDigest.sha256();
+        // Hashing the bytes as Jackson flushes them saves making a copy of the whole text.
         MAPPER.writeValue(new DigestOutputStream(OutputStream.nullOutputStream(), sha), value);
-        return "sha256:" + HexFormat.of().formatHex(sha.digest());
+        return MeshDigest.hex(sha.digest());
+    }
+
+    /**
+     * A generator writing JSON as {@link #bytes} does, for writers that put the keys in sorted
+     * order themselves ({@link DeclarationJson}, {@link MeshDigest}); closing it closes {@code out}.
+     */
+    static JsonGenerator generator(OutputStream out) {
+        return MAPPER.createGenerator(out);
     }
 
     /** @return the canonical text of {@code value} */

@@ -53,7 +53,7 @@ public final class DeclarationReader {
         if (declaration == null) {
             throw failure("invalid-declaration", "the file holds null; " + FORM, file, null);
         }
-        String digest = CanonicalJson.digest(declaration.withRevision(""));
+        String digest = DeclarationJson.digest(declaration.withRevision(""));
         if (!digest.equals(declaration.revision())) {
             throw new ManifestException(List.of(Problem.error("revision-mismatch", "the declaration's revision "
                     + declaration.revision() + " is not the digest of its content (" + digest + "): it was changed "

@@ -136,11 +136,8 @@ public final class IncrementalPlanner {
             assigned.computeIfAbsent(assignment.node(), n -> new ArrayList<>()).add(assignment.module());
             unknown += isKnown(assignment) ? 0 : 1;
         }
-        digest.reset(mesh);
-        assigned.forEach((node, names) -> {
-            names.sort(Comparator.naturalOrder());
-            digest.assigned(node, names);
-        });
+        assigned.values().forEach(names -> names.sort(Comparator.naturalOrder()));
+        digest.reset(mesh, assigned);
         seating = Seating.of(mesh.nodes(), modules, mesh.assignments());
         remembered.keySet().retainAll(nodes.keySet());
         inputKeys.keySet().retainAll(nodes.keySet());

@@ -1,103 +1,165 @@
 package dev.mesh.controller.core;
 
+import java.io.OutputStream;
+import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.SerializedString;
 
 /**
- * {@link Planner#meshDigest} kept up to date as assignments change, for {@link IncrementalPlanner}.
+ * The digest of a plan's mesh inputs ({@code inputs.mesh}): a tree of SHA-256 digests, so that a
+ * change of one node's assignments hashes that node's share again and then only the top, about
+ * 32 bytes per node, instead of the whole mesh.
  *
- * <p>The digest is the SHA-256 of the canonical JSON of {@code [nodes, versions, assignments,
- * layout]}, the assignments sorted by node, then module. Sorted that way, the assignments are each
- * node's share, one after the other; this keeps each node's share as canonical bytes, written again
- * only when that node's assignments change, and hashes the parts in order. Writing and sorting all
- * 75,000 assignments of the 10,000-node benchmark mesh takes about 40 ms; hashing the kept bytes
- * (3.5 MB) about 3 ms, of which the nodes and versions that come first (a fifth) are hashed once
- * per {@link #reset} and resumed from a copy of the hash's state. Canonical JSON has no whitespace,
- * so a list's bytes are {@code [}, its elements' bytes joined by {@code ,}, and {@code ]}: the
- * result is the same bytes, hence the same digest (checked against {@link Planner#meshDigest} by
- * the tests).
+ * <p>Definition ({@code docs/composition-and-planning.md}, "Plans"): {@code sha256:} and the hex
+ * of SHA-256 over the raw 32-byte digests, concatenated, of
+ * <ol>
+ *   <li>the layout: the canonical JSON of the {@code Layout} record;
+ *   <li>the module versions: the canonical JSON of the object module name → version;
+ *   <li>one share per node name, in name order ({@link String#compareTo}), for every name the
+ *       nodes or the assignments use: the canonical JSON of
+ *       {@code {"modules":[…],"name":NAME,"nodes":[…]}} — the modules assigned to that name,
+ *       sorted, each as often as it is assigned; the nodes of that name, in the mesh's order
+ *       (one, or none when only assignments name it).
+ * </ol>
+ * Each part's size is fixed and its place given, so two different meshes give different digests
+ * unless SHA-256 collides.
+ *
+ * <p>{@link Planner} computes it from nothing ({@link #of}); {@link IncrementalPlanner} keeps one
+ * and updates the shares whose assignments changed ({@link #assigned}). Both go through the same
+ * code, so they agree.
  *
  * <p>Not thread-safe: its planner serializes the calls.
  */
 final class MeshDigest {
 
-    private static final byte[] OPEN = {'['};
-    private static final byte[] COMMA = {','};
-    private static final byte[] CLOSE = {']'};
+    private static final int SIZE = 32;
+    private static final SerializableString ADDRESS = new SerializedString("address");
+    private static final SerializableString MODULES = new SerializedString("modules");
+    private static final SerializableString NAME = new SerializedString("name");
+    private static final SerializableString NODES = new SerializedString("nodes");
+    private static final SerializableString SYSTEM = new SerializedString("system");
 
-    /** The hash of what precedes the assignments: {@code [nodes,versions,[}. */
-    private MessageDigest head = sha256();
-    private byte[] layout = new byte[0];
+    private final MessageDigest sha = sha256();
+    private byte[] layout = new byte[SIZE];
+    private byte[] versions = new byte[SIZE];
+    /** Node name → the nodes of that name, in the mesh's order. */
+    private Map<String, List<Node>> nodes = Map.of();
+    /** Node name → the digest of its share. */
+    private final Map<String, byte[]> shares = new TreeMap<>();
+
+    /** @return the digest of {@code mesh}'s inputs (see the class comment) */
+    static String of(Mesh mesh) {
+        Map<String, List<String>> assigned = new HashMap<>();
+        for (Assignment assignment : mesh.assignments()) {
+            assigned.computeIfAbsent(assignment.node(), n -> new ArrayList<>()).add(assignment.module());
+        }
+        assigned.values().forEach(modules -> modules.sort(null));
+        MeshDigest digest = new MeshDigest();
+        digest.reset(mesh, assigned);
+        return digest.digest();
+    }
+
     /**
-     * Node name (as assignments name it) → {@code ,} and its assignments, sorted by module, as
-     * elements of a JSON array (the first share is hashed without its comma).
+     * Starts over from {@code mesh}.
+     *
+     * @param assigned node name, as assignments name it → its modules, sorted, each as often as it is
+     *     assigned; a name may be missing when it has none
      */
-    private final Map<String, byte[]> assignments = new TreeMap<>();
-
-    /** Forgets the assignments and keeps the nodes, module versions and layout of {@code mesh}. */
-    void reset(Mesh mesh) {
+    void reset(Mesh mesh, Map<String, List<String>> assigned) {
         Map<String, String> moduleVersions = new TreeMap<>();
         mesh.modules().forEach(m -> moduleVersions.put(m.module(), m.version()));
-        head = sha256();
-        head.update(OPEN);
-        head.update(CanonicalJson.bytes(mesh.nodes().stream().sorted(Comparator.comparing(Node::name)).toList()));
-        head.update(COMMA);
-        head.update(CanonicalJson.bytes(moduleVersions));
-        head.update(COMMA);
-        head.update(OPEN);
-        layout = CanonicalJson.bytes(mesh.layout());
-        assignments.clear();
+        layout = hash(CanonicalJson.bytes(mesh.layout()));
+        versions = hash(CanonicalJson.bytes(moduleVersions));
+        nodes = new HashMap<>();
+        mesh.nodes().forEach(node -> nodes.computeIfAbsent(node.name(), n -> new ArrayList<>(1)).add(node));
+        shares.clear();
+        nodes.keySet().forEach(name -> share(name, assigned.getOrDefault(name, List.of())));
+        assigned.forEach((name, modules) -> {
+            if (!nodes.containsKey(name)) {
+                share(name, modules);
+            }
+        });
     }
 
     /**
      * @param node a node name, as assignments name it
-     * @param modules the modules assigned to it, sorted, each as often as it is assigned
+     * @param modules the modules now assigned to it, sorted, each as often as it is assigned
      */
     void assigned(String node, List<String> modules) {
-        if (modules.isEmpty()) {
-            assignments.remove(node);
+        share(node, modules);
+    }
+
+    /** @return {@code sha256:} and the hex digest */
+    String digest() {
+        byte[] all = new byte[(2 + shares.size()) * SIZE];
+        System.arraycopy(layout, 0, all, 0, SIZE);
+        System.arraycopy(versions, 0, all, SIZE, SIZE);
+        int at = 2 * SIZE;
+        for (byte[] share : shares.values()) {
+            System.arraycopy(share, 0, all, at, SIZE);
+            at += SIZE;
+        }
+        return hex(sha.digest(all));
+    }
+
+    private void share(String name, List<String> modules) {
+        List<Node> named = nodes.getOrDefault(name, List.of());
+        if (named.isEmpty() && modules.isEmpty()) {
+            shares.remove(name);
             return;
         }
-        List<Assignment> share = new ArrayList<>(modules.size());
-        modules.forEach(module -> share.add(new Assignment(module, node)));
-        byte[] array = CanonicalJson.bytes(share);
-        array[0] = ',';
-        assignments.put(node, Arrays.copyOf(array, array.length - 1));
+        try (JsonGenerator json = CanonicalJson.generator(new DigestOutputStream(OutputStream.nullOutputStream(), sha))) {
+            json.writeStartObject();
+            json.writeName(MODULES);
+            json.writeStartArray();
+            for (String module : modules) {
+                json.writeString(module);
+            }
+            json.writeEndArray();
+            json.writeName(NAME);
+            json.writeString(name);
+            json.writeName(NODES);
+            json.writeStartArray();
+            for (Node node : named) {
+                json.writeStartObject();
+                json.writeName(ADDRESS);
+                json.writeString(node.address());
+                json.writeName(NAME);
+                json.writeString(node.name());
+                json.writeName(SYSTEM);
+                json.writeString(node.system());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+        shares.put(name, sha.digest());
     }
 
-    /** @return {@code sha256:} and the hex digest, as {@link Planner#meshDigest} gives it */
-    String digest() {
-        MessageDigest sha;
-        try {
-            sha = (MessageDigest) head.clone();
-        } catch (CloneNotSupportedException e) {
-            throw new IllegalStateException("the platform's SHA-256 can be copied", e);
-        }
-        boolean first = true;
-        for (byte[] share : assignments.values()) {
-            int skip = first ? 1 : 0;
-            sha.update(share, skip, share.length - skip);
-            first = false;
-        }
-        sha.update(CLOSE);
-        sha.update(COMMA);
-        sha.update(layout);
-        sha.update(CLOSE);
-        return "sha256:" + HexFormat.of().formatHex(sha.digest());
+    private byte[] hash(byte[] bytes) {
+        return sha.digest(bytes);
     }
 
-    private static MessageDigest sha256() {
+    /** @return a new SHA-256 */
+    static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform provides SHA-256", e);
         }
+    }
+
+    /** @return {@code sha256:} and the lower-case hex of {@code digest} */
+    static String hex(byte[] digest) {
+        return "sha256:" + HexFormat.of().formatHex(digest);
     }
 }

@@ -95,7 +95,7 @@ final class NodeDeclaration {
                 values(processes), sorted(containers, Comparator.comparing(Declaration.Container::name)
                         .thenComparing(Declaration.Container::module)),
                 seats, sorted(tools, Comparator.comparing(Declaration.Tool::module).thenComparing(Declaration.Tool::name)));
-        return unsigned.withRevision(CanonicalJson.digest(unsigned));
+        return unsigned.withRevision(DeclarationJson.digest(unsigned));
     }
 
     private void account(String module, Resource.User user) {

@@ -3,7 +3,6 @@ package dev.mesh.controller.core;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.SeatHolder;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.HashSet;
@@ -203,14 +202,9 @@ public final class Planner {
         return "build:" + manifest.module() + "@" + manifest.version() + "/" + artifact.name();
     }
 
-    /** The digest of what a plan is computed from, besides the acknowledged declarations. */
+    /** The digest of what a plan is computed from, besides the acknowledged declarations ({@link MeshDigest}). */
     static String meshDigest(Mesh mesh) {
-        Map<String, String> versions = new TreeMap<>();
-        mesh.modules().forEach(m -> versions.put(m.module(), m.version()));
-        List<Node> nodes = mesh.nodes().stream().sorted(Comparator.comparing(Node::name)).toList();
-        List<Assignment> assignments = mesh.assignments().stream()
-                .sorted(Comparator.comparing(Assignment::node).thenComparing(Assignment::module)).toList();
-        return CanonicalJson.digest(List.of(nodes, versions, assignments, mesh.layout()));
+        return MeshDigest.of(mesh);
     }
 
     /** The plan's inputs; unordered, as {@link Plan} keeps them (its JSON sorts them). */

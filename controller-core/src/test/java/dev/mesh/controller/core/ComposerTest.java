@@ -34,7 +34,7 @@ class ComposerTest {
                 new Assignment("mesh-host", "gamma"));
     }
 
-    private static Mesh exampleMesh() throws IOException {
+    static Mesh exampleMesh() throws IOException {
         return new Mesh(List.of(ALPHA, BETA, GAMMA), examples(), assignments(), Layout.DEFAULT);
     }
 

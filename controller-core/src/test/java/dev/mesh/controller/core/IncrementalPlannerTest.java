@@ -134,16 +134,20 @@ class IncrementalPlannerTest {
         Mesh mesh = mesh(with(new Assignment("plain", "delta"), new Assignment("plain", "nowhere"),
                 new Assignment("plain", "delta")));
         MeshDigest digest = new MeshDigest();
-        digest.reset(mesh);
+        digest.reset(mesh, Map.of("alpha", List.of("mesh-store")));
         digest.assigned("alpha", List.of("mesh-host", "mesh-store"));
         digest.assigned("beta", List.of("mesh-broker", "mesh-bus", "mesh-host"));
         digest.assigned("gamma", List.of("mesh-controller", "mesh-host"));
         digest.assigned("delta", List.of("plain", "plain"));
         digest.assigned("nowhere", List.of("plain"));
 
-        assertThat(digest.digest()).isEqualTo(Planner.meshDigest(mesh));
+        assertThat(digest.digest()).isEqualTo(Planner.meshDigest(mesh))
+                .isEqualTo(IncrementalPlanningProperties.definition(mesh));
 
         digest.assigned("nowhere", List.of());
+        assertThat(digest.digest()).isNotEqualTo(Planner.meshDigest(mesh));
+        digest.assigned("nowhere", List.of("plain"));
+        digest.assigned("delta", List.of());
         assertThat(digest.digest()).isNotEqualTo(Planner.meshDigest(mesh));
     }
 

@@ -6,10 +6,14 @@ import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import net.jqwik.api.Arbitraries;
@@ -24,7 +28,8 @@ import net.jqwik.api.Provide;
  * modules (plus one module that claims no seat) and random sequences of changes — mostly
  * assignments added, removed or moved, sometimes a node's address or the set of manifests — each
  * planned against no acknowledged declarations, the previous plan's or the first plan's, the
- * incremental plan equals the pure one, byte for byte.
+ * incremental plan equals the pure one, byte for byte. And the plan's mesh digest follows its
+ * definition and changes exactly when one of the inputs it covers does.
  */
 class IncrementalPlanningProperties {
 
@@ -56,7 +61,7 @@ class IncrementalPlanningProperties {
      * One change to the mesh, then which declarations count as acknowledged.
      *
      * @param kind what changes: 0–3 move, 4–5 remove, 6–7 add an assignment, 8 a node's address,
-     *     9 the manifests, 10 nothing
+     *     9 the manifests, 10 nothing, 11 the layout
      * @param index which assignment, node or module
      * @param module the module of an added assignment
      * @param node the node an assignment moves to or is added to; 6 is not a node of the mesh
@@ -85,7 +90,7 @@ class IncrementalPlanningProperties {
 
     @Provide
     Arbitrary<List<Step>> steps() {
-        return Combinators.combine(Arbitraries.integers().between(0, 10), Arbitraries.integers().between(0, 100),
+        return Combinators.combine(Arbitraries.integers().between(0, 11), Arbitraries.integers().between(0, 100),
                 Arbitraries.of(NAMES), Arbitraries.integers().between(0, 6), Arbitraries.integers().between(0, 2))
                 .as(Step::new).list().ofMinSize(1).ofMaxSize(8);
     }
@@ -111,6 +116,54 @@ class IncrementalPlanningProperties {
 
             assertSame(planner.plan(mesh, acknowledged, built), pure);
         }
+    }
+
+    @Property(tries = 300)
+    void meshDigest_afterEachChange_followsItsDefinition_andChangesExactlyWhenAnInputDoes(
+            @ForAll("meshes") Mesh first, @ForAll("steps") List<Step> steps) {
+        Mesh mesh = first;
+        assertThat(MeshDigest.of(mesh)).isEqualTo(definition(mesh));
+        for (Step step : steps) {
+            Mesh next = apply(mesh, step);
+
+            String digest = MeshDigest.of(next);
+
+            assertThat(digest).isEqualTo(definition(next));
+            assertThat(digest.equals(MeshDigest.of(mesh))).isEqualTo(Arrays.equals(inputs(next), inputs(mesh)));
+            mesh = next;
+        }
+    }
+
+    /**
+     * {@code inputs.mesh} as docs/composition-and-planning.md defines it: SHA-256 over the digests
+     * of the layout, of the module versions and of each node name's share, in name order.
+     */
+    static String definition(Mesh mesh) {
+        Map<String, String> versions = new TreeMap<>();
+        mesh.modules().forEach(m -> versions.put(m.module(), m.version()));
+        Map<String, List<String>> modules = new TreeMap<>();
+        Map<String, List<Node>> nodes = new TreeMap<>();
+        mesh.nodes().forEach(node -> {
+            nodes.computeIfAbsent(node.name(), n -> new ArrayList<>()).add(node);
+            modules.computeIfAbsent(node.name(), n -> new ArrayList<>());
+        });
+        mesh.assignments().forEach(a -> modules.computeIfAbsent(a.node(), n -> new ArrayList<>()).add(a.module()));
+        MessageDigest top = MeshDigest.sha256();
+        top.update(MeshDigest.sha256().digest(CanonicalJson.bytes(mesh.layout())));
+        top.update(MeshDigest.sha256().digest(CanonicalJson.bytes(versions)));
+        modules.forEach((name, assigned) -> top.update(MeshDigest.sha256().digest(CanonicalJson.bytes(Map.of(
+                "modules", assigned.stream().sorted().toList(), "name", name,
+                "nodes", nodes.getOrDefault(name, List.of()))))));
+        return MeshDigest.hex(top.digest());
+    }
+
+    /** Every input the mesh digest covers, in one canonical text (the digest's definition before it was a tree). */
+    private static byte[] inputs(Mesh mesh) {
+        Map<String, String> versions = new TreeMap<>();
+        mesh.modules().forEach(m -> versions.put(m.module(), m.version()));
+        return CanonicalJson.bytes(List.of(mesh.nodes().stream().sorted(Comparator.comparing(Node::name)).toList(),
+                versions, mesh.assignments().stream().sorted(Comparator.comparing(Assignment::node)
+                        .thenComparing(Assignment::module)).toList(), mesh.layout()));
     }
 
     private static void assertSame(Planning incremental, Planning pure) {
@@ -142,7 +195,9 @@ class IncrementalPlanningProperties {
                 modules.add(manifest);
             }
         }
-        return new Mesh(nodes, modules, assignments, mesh.layout());
+        Layout layout = kind != 11 ? mesh.layout()
+                : mesh.layout().equals(Layout.DEFAULT) ? new Layout("/srv/mesh", "/srv/mesh/modules") : Layout.DEFAULT;
+        return new Mesh(nodes, modules, assignments, layout);
     }
 
     private static Map<String, Declaration> byNode(Planning planning) {

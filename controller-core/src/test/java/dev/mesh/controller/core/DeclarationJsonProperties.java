@@ -1,0 +1,88 @@
+package dev.mesh.controller.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link DeclarationJson} writes exactly what {@link CanonicalJson} writes for a declaration: over
+ * random declarations (strings with escapes, control and non-ASCII characters; maps sorted or not;
+ * preparations present or not) and over the example mesh's declarations.
+ */
+class DeclarationJsonProperties {
+
+    @Property(tries = 500)
+    void bytes_anyDeclaration_equalCanonicalJson(@ForAll("declarations") Declaration declaration) {
+        assertThat(new String(DeclarationJson.bytes(declaration), java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo(CanonicalJson.text(declaration));
+        assertThat(DeclarationJson.digest(declaration)).isEqualTo(CanonicalJson.digest(declaration));
+    }
+
+    @Test
+    void bytes_exampleMeshDeclarations_equalCanonicalJson() throws IOException {
+        Composition composition = Composer.compose(ComposerTest.exampleMesh());
+
+        assertThat(composition.declarations()).isNotEmpty();
+        for (Declaration declaration : composition.declarations()) {
+            assertThat(DeclarationJson.bytes(declaration)).isEqualTo(CanonicalJson.bytes(declaration));
+            assertThat(declaration.revision()).isEqualTo(CanonicalJson.digest(declaration.withRevision("")));
+        }
+    }
+
+    @Provide
+    Arbitrary<Declaration> declarations() {
+        Arbitrary<String> s = strings();
+        Arbitrary<List<String>> list = s.list().ofMaxSize(3);
+        Arbitrary<Map<String, String>> env = maps();
+        Arbitrary<Declaration.Account> accounts = Combinators.combine(s, s, s).as(Declaration.Account::new);
+        Arbitrary<Declaration.Directory> directories = Combinators.combine(s, s, s, s, s)
+                .as(Declaration.Directory::new);
+        Arbitrary<Declaration.Secret> secrets = Combinators.combine(s, s, s, s, s).as(Declaration.Secret::new);
+        Arbitrary<Declaration.Access> accesses = Combinators.combine(s, s, s).as(Declaration.Access::new);
+        Arbitrary<Declaration.Artifact> artifacts = Combinators.combine(s, s, s).as(Declaration.Artifact::new);
+        Arbitrary<Declaration.Preparation> preparations = Combinators.combine(list, s, env)
+                .as(Declaration.Preparation::new).injectNull(0.4);
+        Arbitrary<Declaration.Process> processes = Combinators.combine(s, s, artifacts, list, s, env, list,
+                preparations).as(Declaration.Process::new);
+        Arbitrary<Declaration.Mount> mounts = Combinators.combine(s, s, s).as(Declaration.Mount::new);
+        Arbitrary<Declaration.Container> containers = Combinators.combine(s, s, s, s, env, mounts.list().ofMaxSize(3),
+                s, list).as(Declaration.Container::new);
+        Arbitrary<Declaration.Tool> tools = Combinators.combine(s, s).as(Declaration.Tool::new);
+        Arbitrary<Declaration> head = Combinators.combine(s, s, accounts.list().ofMaxSize(3),
+                directories.list().ofMaxSize(3), secrets.list().ofMaxSize(3), accesses.list().ofMaxSize(3),
+                processes.list().ofMaxSize(3), containers.list().ofMaxSize(2))
+                .as((node, revision, a, d, se, ac, p, c) -> new Declaration(node, revision, a, d, se, ac, p, c,
+                        List.of(), List.of()));
+        return Combinators.combine(head, list, tools.list().ofMaxSize(3))
+                .as((d, seats, t) -> new Declaration(d.node(), d.revision(), d.accounts(), d.directories(), d.secrets(),
+                        d.accesses(), d.processes(), d.containers(), seats, t));
+    }
+
+    private static Arbitrary<String> strings() {
+        return Arbitraries.oneOf(
+                Arbitraries.strings().withCharRange('\u0000', '\u02ff').withChars("€\u2028\u2029\uffff").ofMaxLength(8),
+                Arbitraries.of("", "a\"b\\c", "/var/lib/mesh", "😀", "x😀y", "\u007f", "${seat:x:1}"));
+    }
+
+    /** Sorted, insertion-ordered or hashed: the writer must sort what is not sorted. */
+    private static Arbitrary<Map<String, String>> maps() {
+        return Combinators.combine(Arbitraries.maps(strings(), strings()).ofMaxSize(4), Arbitraries.integers().between(0, 2))
+                .as((map, kind) -> switch (kind) {
+                    case 0 -> new TreeMap<>(map);
+                    case 1 -> new LinkedHashMap<>(map);
+                    default -> new HashMap<>(map);
+                });
+    }
+}
