@@ -7,6 +7,7 @@ import dev.mesh.controller.manifest.Problem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,15 +29,19 @@ public final class Verbs {
     private static final List<Tool> TOOLS = load();
 
     private final Inventory inventory;
+    private final Licences licences;
     private final PlanLock lock;
     private final Events events;
     private final Layout layout;
+    private final Clock clock;
 
-    private Verbs(Inventory inventory, PlanLock lock, Events events, Layout layout) {
+    private Verbs(Inventory inventory, Licences licences, PlanLock lock, Events events, Layout layout, Clock clock) {
         this.inventory = Objects.requireNonNull(inventory, "inventory");
+        this.licences = Objects.requireNonNull(licences, "licences");
         this.lock = Objects.requireNonNull(lock, "lock");
         this.events = Objects.requireNonNull(events, "events");
         this.layout = Objects.requireNonNull(layout, "layout");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
@@ -47,7 +52,21 @@ public final class Verbs {
      * @return the verbs over those ports
      */
     public static Verbs of(Inventory inventory, PlanLock lock, Events events, Layout layout) {
-        return new Verbs(inventory, lock, events, layout);
+        return of(inventory, Licences.NONE, lock, events, layout, Clock.systemUTC());
+    }
+
+    /**
+     * @param inventory the record of the mesh
+     * @param licences the modules' licences, which {@code assign} enforces
+     * @param lock the plan lock
+     * @param events where changes are told
+     * @param layout the directory roots of the mesh
+     * @param clock what a licence's expiry is compared with
+     * @return the verbs over those ports
+     */
+    public static Verbs of(Inventory inventory, Licences licences, PlanLock lock, Events events, Layout layout,
+            Clock clock) {
+        return new Verbs(inventory, licences, lock, events, layout, clock);
     }
 
     /** @return every verb as a tool, in a stable order */
@@ -105,8 +124,30 @@ public final class Verbs {
         if (!conflicts.isEmpty()) {
             throw new VerbException(VerbException.Code.CONFLICT, conflicts.getFirst().message(), "/module");
         }
+        if (!before.mesh().assignments().contains(assignment)) {
+            licences.licence(module).ifPresent(licence -> checkLicence(licence, node, before.mesh().assignments()));
+        }
         boolean changed = inventory.assign(assignment);
         return changed(changed, "assign", Map.of("module", module, "node", node));
+    }
+
+    /** A new assignment must fit the module's licence: before it expires, on no more nodes than it allows. */
+    private void checkLicence(Licences.Licence licence, String node, List<Assignment> assignments) {
+        List<String> nodes = assignments.stream().filter(a -> a.module().equals(licence.module()))
+                .map(Assignment::node).distinct().sorted().toList();
+        List<String> why = new ArrayList<>();
+        if (!clock.instant().isBefore(licence.expires())) {
+            why.add("its licence expired at " + licence.expires() + "; renew the licence");
+        }
+        if (nodes.size() >= licence.nodes()) {
+            why.add("its licence allows " + licence.nodes() + " node" + (licence.nodes() == 1 ? "" : "s")
+                    + " and it is assigned to " + nodes.size() + (nodes.isEmpty() ? "" : " (" + String.join(", ", nodes)
+                    + ")") + "; unassign it from one, or extend the licence");
+        }
+        if (!why.isEmpty()) {
+            throw new VerbException(VerbException.Code.CONFLICT, "module " + licence.module() + " cannot be assigned "
+                    + "to " + node + ": " + String.join("; and ", why), "/module");
+        }
     }
 
     private Map<String, Object> unassign(String module, String node) {
