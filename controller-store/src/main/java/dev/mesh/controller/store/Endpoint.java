@@ -46,11 +46,16 @@ public record Endpoint(String host, int port, String database, String user, Stri
     /**
      * A data source that opens a new connection each time, with TCP keepalive on and a connect
      * timeout, so that a dead server or a cut network is noticed rather than waited on forever.
-     * Pooling, where it serves, is the caller's.
+     * Pooling, where it serves, is {@link ConnectionPool}'s.
      *
      * @return a new data source; thread-safe
      */
     public DataSource dataSource() {
+        return driverDataSource();
+    }
+
+    /** The driver's data source behind {@link #dataSource()}, for callers that set more of its options. */
+    PGSimpleDataSource driverDataSource() {
         PGSimpleDataSource source = new PGSimpleDataSource();
         source.setServerNames(new String[] {host});
         source.setPortNumbers(new int[] {port});

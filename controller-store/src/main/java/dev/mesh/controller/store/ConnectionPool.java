@@ -1,0 +1,83 @@
+package dev.mesh.controller.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
+import com.zaxxer.hikari.pool.HikariPool;
+import java.time.Duration;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * A pool of open connections to one database of the store (HikariCP), for the verbs, which reach
+ * the store on every call: a new PostgreSQL connection costs a TCP handshake, a server process and
+ * a login, several times the cost of the query it would serve. The plan lock does not use it: its
+ * session is a connection of its own ({@link PgPlanLock}).
+ *
+ * <p>Connections keep the endpoint's TCP keepalive and timeouts; idle ones are checked every
+ * 30 seconds and replaced every 30 minutes. Thread-safe.
+ */
+public final class ConnectionPool implements AutoCloseable {
+
+    private static final Duration WAIT_FOR_CONNECTION = Duration.ofSeconds(10);
+    private static final Duration KEEPALIVE = Duration.ofSeconds(30);
+
+    private final Endpoint endpoint;
+    private final HikariDataSource pool;
+
+    private ConnectionPool(Endpoint endpoint, HikariDataSource pool) {
+        this.endpoint = endpoint;
+        this.pool = pool;
+    }
+
+    /**
+     * Opens {@code size} connections to the endpoint's database, failing at once when it cannot.
+     *
+     * @param endpoint the database
+     * @param size how many connections to keep open, 1 to 100
+     * @return the pool, open
+     * @throws IllegalArgumentException when the size is out of range
+     * @throws StoreException when the database cannot be reached
+     */
+    public static ConnectionPool open(Endpoint endpoint, int size) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        if (size < 1 || size > 100) {
+            throw new IllegalArgumentException("a connection pool's size must be between 1 and 100, not " + size);
+        }
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(endpoint.dataSource());
+        config.setPoolName("mesh-" + endpoint.database());
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        config.setConnectionTimeout(WAIT_FOR_CONNECTION.toMillis());
+        config.setKeepaliveTime(KEEPALIVE.toMillis());
+        try {
+            return new ConnectionPool(endpoint, new HikariDataSource(config));
+        } catch (HikariPool.PoolInitializationException e) {
+            throw new StoreException("could not open connections to " + endpoint.address() + ": "
+                    + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage())
+                    + "; check that the server is up and the login is right", e);
+        }
+    }
+
+    /** @return the pool as a data source: a connection closed by its user goes back to the pool */
+    public DataSource dataSource() {
+        return pool;
+    }
+
+    /** Closes every connection; the data source gives no more. */
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    /** @return the database and the pool's live counts, e.g. {@code total=4 active=1 idle=3 waiting=0}; never the password */
+    @Override
+    public String toString() {
+        HikariPoolMXBean state = pool.getHikariPoolMXBean();
+        String counts = state == null ? "closed" : "total=" + state.getTotalConnections() + " active="
+                + state.getActiveConnections() + " idle=" + state.getIdleConnections() + " waiting="
+                + state.getThreadsAwaitingConnection();
+        return "ConnectionPool[" + endpoint.address() + ", " + counts + "]";
+    }
+}
