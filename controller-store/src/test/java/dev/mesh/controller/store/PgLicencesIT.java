@@ -1,0 +1,80 @@
+package dev.mesh.controller.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mesh.controller.core.Licences.Licence;
+import dev.mesh.controller.core.LocalPlanLock;
+import dev.mesh.controller.core.MemoryEvents;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.manifest.Manifest;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@link PgLicences} on a fresh licences database, and {@code assign} enforcing it over the store. */
+class PgLicencesIT {
+
+    private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private static TestDatabases databases;
+
+    private PgLicences licences;
+    private PgInventory inventory;
+
+    @BeforeAll
+    static void connect() {
+        databases = TestDatabases.connect();
+    }
+
+    @AfterAll
+    static void drop() {
+        databases.close();
+    }
+
+    @BeforeEach
+    void freshDatabases() {
+        licences = new PgLicences(databases.migrated(Database.LICENCES).dataSource());
+        inventory = new PgInventory(databases.migrated(Database.INVENTORY).dataSource());
+    }
+
+    @Test
+    void grant_replace_revoke_roundTrip() {
+        assertThat(licences.licence("web")).isEmpty();
+
+        licences.grant("web", 3, NOW);
+        licences.grant("web", 5, NOW.plusSeconds(60));
+
+        assertThat(licences.licence("web")).contains(new Licence("web", 5, NOW.plusSeconds(60)));
+        licences.revoke("web");
+        assertThat(licences.licence("web")).isEmpty();
+    }
+
+    @Test
+    void assign_overTheStore_refusesPastTheLicenceAndChangesNothing() {
+        inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+        inventory.report(new Node("beta", "10.0.0.2", "debian-12"));
+        inventory.push(Manifest.parse("{\"module\": \"web\", \"version\": \"1.0.0\"}"), "sha256:web");
+        licences.grant("web", 1, NOW.plusSeconds(3600));
+        Verbs verbs = Verbs.of(inventory, licences, new LocalPlanLock(), new MemoryEvents(), Layout.DEFAULT,
+                Clock.fixed(NOW, ZoneOffset.UTC));
+
+        verbs.call("assign", JSON.readTree("{\"module\": \"web\", \"node\": \"alpha\"}"));
+
+        assertThatThrownBy(() -> verbs.call("assign", JSON.readTree("{\"module\": \"web\", \"node\": \"beta\"}")))
+                .isInstanceOfSatisfying(VerbException.class, e -> {
+                    assertThat(e.code()).isEqualTo(VerbException.Code.CONFLICT);
+                    assertThat(e.getMessage()).contains("its licence allows 1 node and it is assigned to 1 (alpha)");
+                });
+        assertThat(inventory.assignments()).hasSize(1);
+    }
+}
