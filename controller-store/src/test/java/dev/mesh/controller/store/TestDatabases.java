@@ -4,6 +4,7 @@ import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.function;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
+import static org.jooq.impl.DSL.val;
 
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -98,6 +99,19 @@ final class TestDatabases implements AutoCloseable {
         Endpoint endpoint = empty(database);
         Migrations.of(database, endpoint.dataSource()).migrate();
         return endpoint;
+    }
+
+    /**
+     * Ends a server process's session, as an operator or a dead network would, and waits (up to
+     * 5 s) until the process is gone and so has released its locks.
+     *
+     * @return whether the process ended within that time
+     */
+    boolean terminate(int pid) {
+        boolean[] ended = new boolean[1];
+        onServer(db -> ended[0] = db.select(function("pg_terminate_backend", Boolean.class, val(pid), val(5000L)))
+                .fetchSingle().value1());
+        return ended[0];
     }
 
     /** Drops every database this instance created. */

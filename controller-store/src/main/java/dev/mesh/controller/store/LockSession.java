@@ -1,0 +1,118 @@
+package dev.mesh.controller.store;
+
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.LEADERSHIP;
+import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.function;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.val;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The dedicated database session that holds the plan lock: one connection, opened for the lock
+ * alone and kept open while it is held, because PostgreSQL ties an advisory lock to the session
+ * that took it and frees it when that session ends. Used by one thread at a time (the
+ * {@link PgPlanLock} serializes its holders).
+ */
+final class LockSession implements AutoCloseable {
+
+    /** The advisory lock's two keys: {@code 'mesh'} and 1, the plan lock. */
+    static final int KEY_CLASS = 0x6d657368;
+    static final int KEY_PLAN = 1;
+
+    /**
+     * Server-side TCP keepalives: a controller that is cut off is noticed by the server within
+     * about 10 s, which then ends the session and so frees the lock for the standby.
+     */
+    private static final String KEEPALIVE_OPTIONS = "-c tcp_keepalives_idle=5 -c tcp_keepalives_interval=1 "
+            + "-c tcp_keepalives_count=5 -c tcp_user_timeout=10000";
+
+    private final Connection connection;
+    private final DSLContext db;
+    private final int pid;
+
+    private LockSession(Connection connection) {
+        this.connection = connection;
+        // The dialect from the connection's URL: DSL.using(Connection, SQLDialect) makes javac read
+        // jOOQ's JAXB-annotated Settings (an overload), which warns without JAXB on the class path.
+        this.db = DSL.using(connection);
+        this.pid = db.select(function(name("pg_backend_pid"), SQLDataType.INTEGER)).fetchSingle().value1();
+    }
+
+    /**
+     * Opens a session for the lock: keepalives, a socket timeout longer than the lock wait, and a
+     * {@code lock_timeout} of {@code wait}, so that waiting for the lock ends with an error rather
+     * than never.
+     *
+     * @throws SQLException when the database cannot be reached
+     */
+    static LockSession open(Endpoint endpoint, String holder, Duration wait) throws SQLException {
+        PGSimpleDataSource source = endpoint.driverDataSource();
+        source.setApplicationName("mesh-controller plan lock (" + holder + ")");
+        source.setOptions("-c lock_timeout=" + wait.toMillis() + " " + KEEPALIVE_OPTIONS);
+        source.setSocketTimeout((int) Math.max(wait.toSeconds() * 3, 30));
+        Connection connection = source.getConnection();
+        try {
+            return new LockSession(connection);
+        } catch (RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    /** @return the server process of this session, as {@code pg_locks} and {@code pg_stat_activity} show it */
+    int pid() {
+        return pid;
+    }
+
+    /** Waits for the advisory lock (up to the session's {@code lock_timeout}). */
+    void lock() {
+        db.select(function(name("pg_advisory_lock"), SQLDataType.OTHER, val(KEY_CLASS), val(KEY_PLAN))).fetch();
+    }
+
+    /** @return whether this session held the lock (and now does not) */
+    boolean unlock() {
+        return db.select(function(name("pg_advisory_unlock"), SQLDataType.BOOLEAN, val(KEY_CLASS), val(KEY_PLAN)))
+                .fetchSingle().value1();
+    }
+
+    /**
+     * Makes {@code holder} the holder: increments the fencing epoch, keeping who held it before.
+     *
+     * @return the new epoch
+     */
+    long advance(String holder) {
+        return db.update(LEADERSHIP)
+                .set(LEADERSHIP.PREVIOUS_HOLDER, LEADERSHIP.HOLDER)
+                .set(LEADERSHIP.HOLDER, holder)
+                .set(LEADERSHIP.EPOCH, LEADERSHIP.EPOCH.plus(1))
+                .set(LEADERSHIP.SINCE, currentOffsetDateTime())
+                .returning(LEADERSHIP.EPOCH)
+                .fetchSingle()
+                .getEpoch();
+    }
+
+    /** @return who holds or last held the lock, with the epoch and since when, for messages */
+    String leadership() {
+        Record row = db.select(LEADERSHIP.HOLDER, LEADERSHIP.EPOCH, LEADERSHIP.SINCE).from(LEADERSHIP).fetchSingle();
+        return "holder " + (row.get(LEADERSHIP.HOLDER).isEmpty() ? "(none yet)" : row.get(LEADERSHIP.HOLDER))
+                + ", epoch " + row.get(LEADERSHIP.EPOCH) + " since " + row.get(LEADERSHIP.SINCE);
+    }
+
+    /** Ends the session; the server frees a lock it still held. */
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            // Closing a connection whose server already ended it: nothing is left to free.
+        }
+    }
+}

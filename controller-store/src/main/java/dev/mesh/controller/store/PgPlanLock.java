@@ -1,0 +1,299 @@
+package dev.mesh.controller.store;
+
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.LEADERSHIP;
+
+import dev.mesh.controller.core.PlanLock;
+import dev.mesh.controller.core.VerbException;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.jooq.SQLDialect;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Core's {@link PlanLock} across controllers (DESIGN.md section 10): a PostgreSQL advisory lock
+ * ({@code pg_advisory_lock}) held by a dedicated session on the {@code inventory} database, taken
+ * for each piece of plan work and released after it. Taking it increments the fencing epoch in the
+ * {@code leadership} table; every plan write ({@link PlanRecords}) checks, in its transaction, that
+ * the epoch is still the one this holder took and that its session still holds the lock.
+ *
+ * <p>A lock whose session ends while it is held (the server terminated it, the network was cut) is
+ * <em>lost</em>: this controller stops planning. Every later {@link #holding} and plan write fails
+ * with {@code unavailable}; planning again takes a new {@code PgPlanLock}, and so a new epoch. A
+ * session that ends between two pieces of work loses nothing and is opened again.
+ *
+ * <p>Thread-safe: holders in this process take turns (fairly), holders in other processes wait for
+ * the advisory lock. {@link #holding} is reentrant on the thread that holds it.
+ */
+public final class PgPlanLock implements PlanLock, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PgPlanLock.class);
+
+    /** How long {@link #holding} waits for another controller to release the lock, by default. */
+    public static final Duration DEFAULT_WAIT = Duration.ofSeconds(10);
+
+    /** PostgreSQL's {@code lock_not_available}: the lock wait ran out. */
+    private static final String LOCK_NOT_AVAILABLE = "55P03";
+
+    /** What a holder holds: its epoch and the server process of the session holding the lock. */
+    record Held(long epoch, int pid) {}
+
+    private final Endpoint endpoint;
+    private final DataSource inventory;
+    private final String holder;
+    private final Duration wait;
+    private final ReentrantLock turn = new ReentrantLock(true);
+
+    /** Only the thread holding {@link #turn} changes these; others read them. */
+    private LockSession session;
+    private volatile Held held;
+    private volatile String lost;
+    private volatile boolean closed;
+
+    private PgPlanLock(Endpoint endpoint, DataSource inventory, String holder, Duration wait) {
+        this.endpoint = endpoint;
+        this.inventory = inventory;
+        this.holder = holder;
+        this.wait = wait;
+    }
+
+    /**
+     * A plan lock on the migrated {@code inventory} database. Connects only when first held.
+     *
+     * @param endpoint the inventory database: the lock's own session is opened there
+     * @param inventory the same database, for reading the epoch (a pool may serve it)
+     * @param holder this controller's name, recorded as the holder
+     * @param wait how long {@link #holding} waits for another controller's lock, 1 ms to 1 hour
+     * @throws IllegalArgumentException when the holder is empty or the wait is out of range
+     */
+    public static PgPlanLock of(Endpoint endpoint, DataSource inventory, String holder, Duration wait) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(inventory, "inventory");
+        Objects.requireNonNull(holder, "holder");
+        Objects.requireNonNull(wait, "wait");
+        if (holder.isBlank()) {
+            throw new IllegalArgumentException("the holder's name must not be blank");
+        }
+        if (wait.toMillis() < 1 || wait.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException("the wait for the plan lock must be between 1 ms and 1 hour, not "
+                    + wait);
+        }
+        return new PgPlanLock(endpoint, inventory, holder, wait);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Takes the advisory lock (waiting up to the configured wait), increments the epoch, runs
+     * {@code work}, and releases the lock, also when {@code work} throws.
+     *
+     * @throws VerbException {@code unavailable} when another controller kept the lock past the
+     *     wait, the database cannot be reached, or this lock was lost before
+     * @throws IllegalStateException after {@link #close()}
+     */
+    @Override
+    public <T> T holding(Supplier<T> work) {
+        Objects.requireNonNull(work, "work");
+        if (turn.isHeldByCurrentThread()) {
+            return work.get();
+        }
+        turn.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("the plan lock of " + holder + " is closed");
+            }
+            refuseIfLost();
+            Held taken = take();
+            held = taken;
+            try {
+                return work.get();
+            } finally {
+                held = null;
+                release(taken);
+            }
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>While this controller holds the lock, the epoch it took; otherwise the epoch in the
+     * {@code leadership} table, which the last holder took. Never waits for the lock.
+     *
+     * @throws StoreException when the database cannot be read
+     */
+    @Override
+    public long epoch() {
+        Held now = held;
+        if (now != null) {
+            return now.epoch();
+        }
+        try {
+            return DSL.using(inventory, SQLDialect.POSTGRES).select(LEADERSHIP.EPOCH).from(LEADERSHIP)
+                    .fetchSingle().value1();
+        } catch (DataAccessException e) {
+            throw new StoreException("could not read the fencing epoch in the inventory database: " + e.getMessage(), e);
+        }
+    }
+
+    /** @return this controller's name, as recorded when it takes the lock */
+    public String holder() {
+        return holder;
+    }
+
+    /** Ends the lock's session (freeing the lock if a holder still has it) and refuses further use. */
+    @Override
+    public void close() {
+        closed = true;
+        turn.lock();
+        try {
+            if (session != null) {
+                session.close();
+                session = null;
+            }
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    /**
+     * What the current holder holds, for a fenced write.
+     *
+     * @throws VerbException {@code unavailable} when the lock was lost
+     * @throws IllegalStateException when nobody holds it: plan writes run inside {@link #holding}
+     */
+    Held held() {
+        refuseIfLost();
+        Held now = held;
+        if (now == null) {
+            throw new IllegalStateException("a plan write must run inside PlanLock.holding (" + holder
+                    + " does not hold the plan lock)");
+        }
+        return now;
+    }
+
+    /** @return the server process of the lock's session while it is open, for tests that end it */
+    OptionalInt sessionPid() {
+        Held now = held;
+        return now == null ? OptionalInt.empty() : OptionalInt.of(now.pid());
+    }
+
+    /**
+     * Records that the lock is lost, so that this controller stops planning.
+     *
+     * @return the exception to throw, saying so
+     */
+    VerbException lose(String why) {
+        if (lost == null) {
+            lost = why;
+            LOG.warn("plan lock lost holder={} reason=\"{}\"", holder, why);
+        }
+        return unavailable(lost);
+    }
+
+    private void refuseIfLost() {
+        if (lost != null) {
+            throw unavailable(lost);
+        }
+    }
+
+    private static VerbException unavailable(String why) {
+        return new VerbException(VerbException.Code.UNAVAILABLE, why + "; this controller stops planning", "");
+    }
+
+    /** Opens the session if it has none (or it ended while idle), takes the lock and the next epoch. */
+    private Held take() {
+        for (int attempt = 1; ; attempt++) {
+            LockSession current;
+            try {
+                current = session();
+            } catch (SQLException e) {
+                throw new VerbException(VerbException.Code.UNAVAILABLE, "could not take the plan lock: the inventory "
+                        + "database at " + endpoint.address() + " cannot be reached (" + e.getMessage() + ")", "");
+            }
+            try {
+                current.lock();
+            } catch (DataAccessException e) {
+                if (attempt == 1 && !LOCK_NOT_AVAILABLE.equals(e.sqlState())) {
+                    // The session ended while the lock was not held (terminated, a server restart):
+                    // nothing was lost, and a new session may take the lock.
+                    dropSession();
+                    continue;
+                }
+                throw waitFailed(current, e);
+            }
+            try {
+                long epoch = current.advance(holder);
+                LOG.debug("plan lock taken holder={} epoch={} pid={}", holder, epoch, current.pid());
+                return new Held(epoch, current.pid());
+            } catch (DataAccessException e) {
+                dropSession();
+                throw new StoreException("took the plan lock but could not advance the fencing epoch in the inventory "
+                        + "database: " + e.getMessage() + "; check that it is migrated (`mesh-controller prepare`)", e);
+            }
+        }
+    }
+
+    private VerbException waitFailed(LockSession current, DataAccessException e) {
+        if (LOCK_NOT_AVAILABLE.equals(e.sqlState())) {
+            String who;
+            try {
+                who = current.leadership();
+            } catch (DataAccessException unreadable) {
+                who = "its holder could not be read: " + unreadable.getMessage();
+            }
+            return new VerbException(VerbException.Code.UNAVAILABLE, "the plan lock is held by another controller ("
+                    + who + ") and did not come free within " + wait.toMillis() + " ms; retry later", "");
+        }
+        dropSession();
+        return new VerbException(VerbException.Code.UNAVAILABLE, "could not take the plan lock in the inventory database "
+                + "at " + endpoint.address() + ": " + e.getMessage(), "");
+    }
+
+    /** Releases the lock; a session that no longer held it means the lock was lost during the work. */
+    private void release(Held taken) {
+        boolean released;
+        try {
+            released = session.unlock();
+        } catch (DataAccessException e) {
+            dropSession();
+            lose("the plan lock was lost: its database session (pid " + taken.pid() + ") ended while epoch "
+                    + taken.epoch() + " held it (" + e.getMessage() + ")");
+            return;
+        }
+        if (!released) {
+            lose("the plan lock was lost: its database session (pid " + taken.pid() + ") no longer held it at the end "
+                    + "of the work of epoch " + taken.epoch());
+        }
+    }
+
+    private LockSession session() throws SQLException {
+        if (session == null) {
+            session = LockSession.open(endpoint, holder, wait);
+        }
+        return session;
+    }
+
+    private void dropSession() {
+        if (session != null) {
+            session.close();
+            session = null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        Held now = held;
+        return "PgPlanLock[" + holder + " on " + endpoint.address() + (now == null ? ", not held" : ", held at epoch "
+                + now.epoch() + " by pid " + now.pid()) + (lost == null ? "" : ", lost") + "]";
+    }
+}

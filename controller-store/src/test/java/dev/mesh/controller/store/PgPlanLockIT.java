@@ -1,0 +1,231 @@
+package dev.mesh.controller.store;
+
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.LEADERSHIP;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.table;
+
+import dev.mesh.controller.core.VerbException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.sql.DataSource;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.SQLDialect;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link PgPlanLock} and {@link FencedWrites} on the real PostgreSQL: mutual exclusion, epochs, fencing. */
+class PgPlanLockIT {
+
+    /** A counter that only a fenced read-modify-write changes: exact only under mutual exclusion. */
+    private static final Table<?> COUNTER = table(name("fence_counter"));
+    private static final Field<Long> VALUE = field(name("value"), Long.class);
+
+    private static TestDatabases databases;
+
+    private final List<PgPlanLock> locks = new ArrayList<>();
+    private Endpoint inventory;
+    private ConnectionPool pool;
+    private DataSource source;
+
+    @BeforeAll
+    static void connect() {
+        databases = TestDatabases.connect();
+    }
+
+    @AfterAll
+    static void drop() {
+        databases.close();
+    }
+
+    @BeforeEach
+    void migrate() {
+        inventory = databases.migrated(Database.INVENTORY);
+        // Plan writes go through a pool, as the controller's will; the lock has its own session.
+        pool = ConnectionPool.open(inventory, 4);
+        source = pool.dataSource();
+        DSLContext db = DSL.using(source, SQLDialect.POSTGRES);
+        db.createTable(COUNTER).column(VALUE.getName(), SQLDataType.BIGINT.notNull()).execute();
+        db.insertInto(COUNTER).columns(VALUE).values(0L).execute();
+    }
+
+    @AfterEach
+    void close() {
+        locks.forEach(PgPlanLock::close);
+        pool.close();
+    }
+
+    @Test
+    void holding_takesTheNextEpoch_andRecordsTheHolders() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        PgPlanLock b = lock("ctl-b", Duration.ofSeconds(10));
+
+        assertThat(a.epoch()).isZero();
+        assertThat(a.holding(a::epoch)).isEqualTo(1);
+        assertThat(b.holding(b::epoch)).isEqualTo(2);
+        assertThat(a.holding(() -> a.holding(a::epoch))).as("reentrant: no new epoch").isEqualTo(3);
+
+        assertThat(b.epoch()).as("read outside the lock: the last holder's").isEqualTo(3);
+        var row = DSL.using(source, SQLDialect.POSTGRES).selectFrom(LEADERSHIP).fetchSingle();
+        assertThat(row.getHolder()).isEqualTo("ctl-a");
+        assertThat(row.getPreviousHolder()).isEqualTo("ctl-b");
+    }
+
+    @Test
+    void twoControllersInParallel_neverBothWrite_andEachHolderHasANewerEpoch() throws Exception {
+        int rounds = 100;
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(30));
+        PgPlanLock b = lock("ctl-b", Duration.ofSeconds(30));
+        List<Long> epochs = Collections.synchronizedList(new ArrayList<>());
+        CyclicBarrier start = new CyclicBarrier(2);
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (PgPlanLock lock : List.of(a, b)) {
+                FencedWrites writes = new FencedWrites(source, lock);
+                done.add(threads.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < rounds; i++) {
+                        lock.holding(() -> {
+                            epochs.add(lock.epoch());
+                            long value = writes.write("read the counter",
+                                    tx -> tx.select(VALUE).from(COUNTER).fetchSingle().value1());
+                            return writes.write("write the counter",
+                                    tx -> tx.update(COUNTER).set(VALUE, value + 1).execute());
+                        });
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> each : done) {
+                each.get();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+
+        assertThat(DSL.using(source, SQLDialect.POSTGRES).select(VALUE).from(COUNTER).fetchSingle().value1())
+                .isEqualTo(2L * rounds);
+        assertThat(epochs).hasSize(2 * rounds).isSorted().doesNotHaveDuplicates();
+        assertThat(epochs.getLast()).isEqualTo(2L * rounds);
+    }
+
+    @Test
+    void sessionTerminatedWhileHeld_nextFencedWriteFails_andTheLockStaysLost() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        FencedWrites writes = new FencedWrites(source, a);
+
+        assertThatThrownBy(() -> a.holding(() -> {
+            assertThat(databases.terminate(a.sessionPid().orElseThrow())).isTrue();
+            return writes.write("write the counter", tx -> tx.update(COUNTER).set(VALUE, 1L).execute());
+        }))
+                .isInstanceOf(VerbException.class)
+                .hasMessageMatching("the plan lock was lost: its database session \\(pid \\d+\\) no longer holds it, so "
+                        + "epoch 1 could not write the counter; this controller stops planning")
+                .extracting(e -> ((VerbException) e).code()).isEqualTo(VerbException.Code.UNAVAILABLE);
+
+        assertThatThrownBy(() -> a.holding(() -> "more plan work"))
+                .isInstanceOf(VerbException.class)
+                .hasMessageStartingWith("the plan lock was lost: its database session");
+        assertThat(counter()).isZero();
+    }
+
+    @Test
+    void lateWriteAfterAnotherControllerTookTheLock_isRefusedByTheEpoch() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        PgPlanLock b = lock("ctl-b", Duration.ofSeconds(10));
+        FencedWrites aWrites = new FencedWrites(source, a);
+        FencedWrites bWrites = new FencedWrites(source, b);
+
+        assertThatThrownBy(() -> a.holding(() -> {
+            databases.terminate(a.sessionPid().orElseThrow());
+            // The standby takes over: a's session is gone, so the advisory lock is free.
+            b.holding(() -> bWrites.write("write the counter", tx -> tx.update(COUNTER).set(VALUE, 7L).execute()));
+            return aWrites.write("write the counter", tx -> tx.update(COUNTER).set(VALUE, 1L).execute());
+        }))
+                .isInstanceOf(VerbException.class)
+                .hasMessage("the plan lock was lost to another controller (ctl-b) at epoch 2; this controller's epoch 1 "
+                        + "could not write the counter; this controller stops planning");
+
+        assertThat(counter()).isEqualTo(7);
+        assertThatThrownBy(() -> a.holding(() -> "more plan work")).isInstanceOf(VerbException.class);
+        assertThat(b.holding(b::epoch)).as("the other controller goes on").isEqualTo(3);
+    }
+
+    @Test
+    void sessionEndedWhileNotHeld_losesNothing_theNextHoldingOpensANewOne() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        int[] pid = new int[1];
+        a.holding(() -> pid[0] = a.sessionPid().orElseThrow());
+
+        assertThat(databases.terminate(pid[0])).isTrue();
+
+        assertThat(a.holding(() -> a.sessionPid().orElseThrow())).isNotEqualTo(pid[0]);
+        assertThat(a.epoch()).isEqualTo(2);
+    }
+
+    @Test
+    void lockKeptByAnotherController_holdingGivesUpAfterTheWait_namingTheHolder() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        PgPlanLock b = lock("ctl-b", Duration.ofMillis(200));
+
+        a.holding(() -> {
+            assertThatThrownBy(() -> b.holding(() -> "plan work"))
+                    .isInstanceOf(VerbException.class)
+                    .hasMessageMatching("the plan lock is held by another controller \\(holder ctl-a, epoch 1 since .+\\) "
+                            + "and did not come free within 200 ms; retry later")
+                    .extracting(e -> ((VerbException) e).code()).isEqualTo(VerbException.Code.UNAVAILABLE);
+            return null;
+        });
+
+        assertThat(b.holding(b::epoch)).as("b is not lost: it only waited").isEqualTo(2);
+    }
+
+    @Test
+    void fencedWrite_outsideHolding_isAProgrammingError() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+
+        assertThatThrownBy(() -> new FencedWrites(source, a).write("write the counter", tx -> 1))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("a plan write must run inside PlanLock.holding (ctl-a does not hold the plan lock)");
+    }
+
+    @Test
+    void unreachableDatabase_isUnavailable_withTheAddress() {
+        Endpoint nowhere = new Endpoint("127.0.0.1", 1, "inventory", "postgres", "secret-password");
+        PgPlanLock lock = PgPlanLock.of(nowhere, source, "ctl-a", Duration.ofSeconds(1));
+        locks.add(lock);
+
+        assertThatThrownBy(() -> lock.holding(() -> "plan work"))
+                .isInstanceOf(VerbException.class)
+                .hasMessageStartingWith("could not take the plan lock: the inventory database at "
+                        + "postgresql://postgres@127.0.0.1:1/inventory cannot be reached (")
+                .message().doesNotContain("secret-password");
+        assertThat(lock.toString()).isEqualTo("PgPlanLock[ctl-a on postgresql://postgres@127.0.0.1:1/inventory, not held]");
+    }
+
+    private PgPlanLock lock(String holder, Duration wait) {
+        PgPlanLock lock = PgPlanLock.of(inventory, source, holder, wait);
+        locks.add(lock);
+        return lock;
+    }
+
+    private long counter() {
+        return DSL.using(source, SQLDialect.POSTGRES).select(VALUE).from(COUNTER).fetchSingle().value1();
+    }
+}
