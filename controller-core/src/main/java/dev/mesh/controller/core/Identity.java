@@ -1,0 +1,35 @@
+package dev.mesh.controller.core;
+
+/**
+ * Who may call which verb (DESIGN.md section 9, the {@code identity} database): principals — the
+ * user ids the transports authenticate — and their verb grants. A port: the store implements it,
+ * {@link MemoryIdentity} in memory. Every transport calls {@link #check} before it hands a call to
+ * {@link Verbs}.
+ *
+ * <p>Implementations are thread-safe.
+ */
+public interface Identity {
+
+    /** Everyone may call every verb: for offline use and the single-user development controller. */
+    Identity ANYONE = (principal, verb) -> true;
+
+    /**
+     * @param principal the authenticated caller
+     * @param verb the verb it calls
+     * @return whether the principal exists, is not disabled, and is granted the verb
+     */
+    boolean allows(String principal, String verb);
+
+    /**
+     * @param principal the authenticated caller
+     * @param verb the verb it calls
+     * @throws VerbException {@code unauthorized} when {@link #allows} says no; the message does not
+     *     say whether the principal exists
+     */
+    default void check(String principal, String verb) {
+        if (!allows(principal, verb)) {
+            throw new VerbException(VerbException.Code.UNAUTHORIZED, "\"" + principal + "\" may not call " + verb
+                    + "; grant the verb to this principal in the identity store, or call as one that has it", "");
+        }
+    }
+}
