@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,6 +29,8 @@ public final class Verbs {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
     private static final List<Tool> TOOLS = load();
+    /** The verbs that change the inventory: they hold the plan lock and are made idempotent by request id. */
+    private static final Set<String> MUTATING = Set.of("assign", "unassign", "push", "build");
 
     private final Inventory inventory;
     private final Licences licences;
@@ -34,14 +38,17 @@ public final class Verbs {
     private final Events events;
     private final Layout layout;
     private final Clock clock;
+    private final RequestRecords records;
 
-    private Verbs(Inventory inventory, Licences licences, PlanLock lock, Events events, Layout layout, Clock clock) {
+    private Verbs(Inventory inventory, Licences licences, PlanLock lock, Events events, Layout layout, Clock clock,
+            RequestRecords records) {
         this.inventory = Objects.requireNonNull(inventory, "inventory");
         this.licences = Objects.requireNonNull(licences, "licences");
         this.lock = Objects.requireNonNull(lock, "lock");
         this.events = Objects.requireNonNull(events, "events");
         this.layout = Objects.requireNonNull(layout, "layout");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.records = Objects.requireNonNull(records, "records");
     }
 
     /**
@@ -66,7 +73,15 @@ public final class Verbs {
      */
     public static Verbs of(Inventory inventory, Licences licences, PlanLock lock, Events events, Layout layout,
             Clock clock) {
-        return new Verbs(inventory, licences, lock, events, layout, clock);
+        return new Verbs(inventory, licences, lock, events, layout, clock, RequestRecords.NONE);
+    }
+
+    /**
+     * @param requestRecords where mutating requests' outcomes are kept by request id
+     * @return these verbs, answering a repeated mutating request from its record
+     */
+    public Verbs withRequestRecords(RequestRecords requestRecords) {
+        return new Verbs(inventory, licences, lock, events, layout, clock, requestRecords);
     }
 
     /** @return every verb as a tool, in a stable order */
@@ -75,7 +90,7 @@ public final class Verbs {
     }
 
     /**
-     * Calls a verb.
+     * Calls a verb, with no request id: a mutating verb runs each time it is called.
      *
      * @param name the verb
      * @param arguments its arguments, an object (a missing argument object is an empty one)
@@ -83,10 +98,72 @@ public final class Verbs {
      * @throws VerbException with a stable code and, for a bad argument, its pointer
      */
     public JsonNode call(String name, JsonNode arguments) {
+        JsonNode args = arguments(name, arguments);
+        return MUTATING.contains(name) ? lock.holding(() -> run(name, args)) : run(name, args);
+    }
+
+    /**
+     * Calls a verb on behalf of a principal. A mutating verb with a request id runs at most once:
+     * calling it again with the same id, principal, verb and arguments returns the recorded result
+     * (or throws the recorded error) and changes nothing; the same id with anything else is a
+     * {@code conflict}. Read verbs are answered afresh every time.
+     *
+     * @param requestId the request's id, or {@code null} for none
+     * @param principal who calls (checked by the transport against {@link Identity})
+     * @param name the verb
+     * @param arguments its arguments, an object
+     * @return the structured result
+     * @throws VerbException with a stable code and, for a bad argument, its pointer
+     */
+    public JsonNode call(String requestId, String principal, String name, JsonNode arguments) {
+        if (requestId == null || !MUTATING.contains(name)) {
+            return call(name, arguments);
+        }
+        JsonNode args = arguments(name, arguments);
+        String digest = CanonicalJson.digest(MAPPER.treeToValue(args, Object.class));
+        return lock.holding(() -> {
+            Optional<RequestRecords.Recorded> earlier = records.find(requestId);
+            if (earlier.isPresent()) {
+                return replay(earlier.get(), principal, name, digest);
+            }
+            try {
+                JsonNode result = run(name, args);
+                records.record(new RequestRecords.Recorded(requestId, principal, name, digest, result, false));
+                return result;
+            } catch (VerbException e) {
+                records.record(new RequestRecords.Recorded(requestId, principal, name, digest, MAPPER.valueToTree(
+                        Map.of("code", e.code().label(), "message", e.getMessage(), "pointer", e.pointer())), true));
+                throw e;
+            }
+        });
+    }
+
+    private static JsonNode replay(RequestRecords.Recorded earlier, String principal, String name, String digest) {
+        if (!earlier.principal().equals(principal) || !earlier.verb().equals(name)
+                || !earlier.argumentsDigest().equals(digest)) {
+            throw new VerbException(VerbException.Code.CONFLICT, "request id " + earlier.requestId() + " was used "
+                    + "before for another call (" + earlier.verb() + " by " + earlier.principal() + "); give every "
+                    + "request its own id", "");
+        }
+        if (earlier.error()) {
+            JsonNode error = earlier.result();
+            throw new VerbException(VerbException.Code.valueOf(error.path("code").asString().toUpperCase(
+                    java.util.Locale.ROOT).replace('-', '_')), error.path("message").asString(),
+                    error.path("pointer").asString());
+        }
+        return earlier.result();
+    }
+
+    private static JsonNode arguments(String name, JsonNode arguments) {
         JsonNode args = arguments == null || arguments.isNull() ? MAPPER.createObjectNode() : arguments;
         if (!args.isObject()) {
             throw new VerbException(VerbException.Code.INVALID, "the arguments of " + name + " must be an object", "");
         }
+        return args;
+    }
+
+    /** Runs a verb; the caller holds the plan lock for a mutating one. */
+    private JsonNode run(String name, JsonNode args) {
         Object result = switch (name) {
             case "tools" -> Map.of("tools", TOOLS);
             case "status" -> Reads.status(state(), lock.epoch());
@@ -96,12 +173,10 @@ public final class Verbs {
             case "seats" -> Reads.seats(state());
             case "builds" -> Reads.builds(inventory, state());
             case "plan" -> Reads.plan(state());
-            case "assign" -> lock.holding(() -> assign(Arguments.text(args, "module"), Arguments.text(args, "node")));
-            case "unassign" -> lock.holding(() -> unassign(Arguments.text(args, "module"),
-                    Arguments.text(args, "node")));
-            case "push" -> lock.holding(() -> push(Arguments.object(args, "manifest")));
-            case "build" -> lock.holding(() -> build(Arguments.text(args, "module"),
-                    Arguments.optionalText(args, "artifact")));
+            case "assign" -> assign(Arguments.text(args, "module"), Arguments.text(args, "node"));
+            case "unassign" -> unassign(Arguments.text(args, "module"), Arguments.text(args, "node"));
+            case "push" -> push(Arguments.object(args, "manifest"));
+            case "build" -> build(Arguments.text(args, "module"), Arguments.optionalText(args, "artifact"));
             default -> throw new VerbException(VerbException.Code.NOT_FOUND, "there is no verb \"" + name
                     + "\"; the verbs are " + String.join(", ", TOOLS.stream().map(Tool::name).toList()), "");
         };
