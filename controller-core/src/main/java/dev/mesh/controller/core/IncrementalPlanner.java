@@ -44,13 +44,33 @@ public final class IncrementalPlanner {
             List<String> seats, Layout layout) {
     }
 
-    /** What is remembered of one node: its composition, and its last changes with their key. */
+    /**
+     * What is remembered of one node: its composition, its last changes with their key, and the
+     * acknowledged declaration of the last call with its entry in the plan's inputs.
+     */
     private static final class Remembered {
+        private final String name;
+        private final String inputKey;
         private NodeInputs inputs;
         private NodeDeclaration.Composed composed;
+        /** The revisions the changes are for: acknowledged (or null), declared. */
         private String acknowledged;
         private String declared;
         private NodeChanges changes;
+        /**
+         * The declarations the changes were last returned for, compared by reference: the same
+         * instances again, as a controller mostly passes, need not even have their revisions read.
+         */
+        private Declaration acknowledgedSeen;
+        private Declaration declaredSeen;
+        /** {@code acknowledged/NODE} and the revision of {@link #inputFor}. */
+        private Map.Entry<String, String> input;
+        private Declaration inputFor;
+
+        private Remembered(String name) {
+            this.name = name;
+            this.inputKey = Planner.inputKey(name);
+        }
     }
 
     /** The mesh of the last call that completed; null before the first, and after a failed call. */
@@ -59,6 +79,8 @@ public final class IncrementalPlanner {
     private Map<String, Manifest> modules = Map.of();
     private Map<String, Node> nodes = Map.of();
     private List<Node> inNameOrder = List.of();
+    /** What is remembered of each node of {@link #inNameOrder}, in that order; null after a regroup. */
+    private List<Remembered> inOrder;
     /** Module name → the seats its templates reference. */
     private final Map<String, SortedSet<String>> requirements = new HashMap<>();
     /** Node name, as assignments name it → its modules, sorted, each as often as it is assigned. */
@@ -68,8 +90,6 @@ public final class IncrementalPlanner {
     private Seating seating;
     private final MeshDigest digest = new MeshDigest();
     private final Map<String, Remembered> remembered = new HashMap<>();
-    /** Node name → {@link Planner#inputKey}, made once (and its hash computed once). */
-    private final Map<String, String> inputKeys = new HashMap<>();
     private Resolutions resolutions = new Resolutions();
 
     /** A planner that has seen nothing yet: its first plan composes every node. */
@@ -98,21 +118,53 @@ public final class IncrementalPlanner {
                 recomposeIfChanged(node);
             }
         }
-        List<NodeDeclaration.Composed> composed = new ArrayList<>(inNameOrder.size());
-        List<NodeChanges> diffs = new ArrayList<>(inNameOrder.size());
-        for (Node node : inNameOrder) {
-            Remembered memory = remembered.get(node.name());
+        if (inOrder == null) {
+            inOrder = inNameOrder.stream().map(node -> remembered.get(node.name())).toList();
+        }
+        List<NodeDeclaration.Composed> composed = new ArrayList<>(inOrder.size());
+        List<NodeChanges> diffs = new ArrayList<>(inOrder.size());
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Map.Entry<String, String>[] inputs = new Map.Entry[acknowledged.size() + 1];
+        int known = 0;
+        for (Remembered memory : inOrder) {
             composed.add(memory.composed);
-            if (memory.composed.declaration() != null) {
-                diffs.add(changes(memory, acknowledged.get(node.name())));
+            Declaration acknowledgedHere = acknowledged.get(memory.name);
+            if (acknowledgedHere != null) {
+                inputs[++known] = input(memory, acknowledgedHere);
             }
+            if (memory.composed.declaration() != null) {
+                diffs.add(changes(memory, acknowledgedHere));
+            }
+        }
+        inputs[0] = Map.entry("mesh", digest.digest());
+        if (known < acknowledged.size()) {
+            unknownInputs(acknowledged, inputs, known + 1);
         }
         List<Problem> unknownNames = unknown > 0 ? Composer.unknownNames(mesh, nodes, modules) : List.of();
         Composition composition = Composer.assemble(Composer.meshProblems(unknownNames, modules, seating), composed);
         Planning planning = Planner.assemble(new Planner.Composed(modules, seating, composition, this::declared,
-                digest.digest(), this::inputKey), diffs, acknowledged, built);
+                Map.ofEntries(inputs)), diffs, built);
         previous = mesh;
         return planning;
+    }
+
+    /** The node's entry in the plan's inputs, made again only for another acknowledged declaration. */
+    private static Map.Entry<String, String> input(Remembered memory, Declaration acknowledged) {
+        if (acknowledged != memory.inputFor) {
+            memory.input = Map.entry(memory.inputKey, acknowledged.revision());
+            memory.inputFor = acknowledged;
+        }
+        return memory.input;
+    }
+
+    /** Adds the inputs of the acknowledged declarations of nodes the mesh does not have, from {@code at}. */
+    private void unknownInputs(Map<String, Declaration> acknowledged, Map.Entry<String, String>[] inputs, int at) {
+        int next = at;
+        for (Map.Entry<String, Declaration> entry : acknowledged.entrySet()) {
+            if (!nodes.containsKey(entry.getKey())) {
+                inputs[next++] = Map.entry(Planner.inputKey(entry.getKey()), entry.getValue().revision());
+            }
+        }
     }
 
     private static boolean sameExceptAssignments(Mesh before, Mesh mesh) {
@@ -140,7 +192,7 @@ public final class IncrementalPlanner {
         digest.reset(mesh, assigned);
         seating = Seating.of(mesh.nodes(), modules, mesh.assignments());
         remembered.keySet().retainAll(nodes.keySet());
-        inputKeys.keySet().retainAll(nodes.keySet());
+        inOrder = null;
         return nodes.keySet();
     }
 
@@ -204,7 +256,7 @@ public final class IncrementalPlanner {
 
     private void recomposeIfChanged(Node node) {
         NodeInputs inputs = inputs(node);
-        Remembered memory = remembered.computeIfAbsent(node.name(), n -> new Remembered());
+        Remembered memory = remembered.computeIfAbsent(node.name(), Remembered::new);
         if (!inputs.equals(memory.inputs)) {
             memory.inputs = inputs;
             memory.composed = NodeDeclaration.compose(node, inputs.manifests(), seating, inputs.layout(), resolutions);
@@ -227,24 +279,27 @@ public final class IncrementalPlanner {
         return new NodeInputs(node, manifests, holders, seating.heldBy(node), layout);
     }
 
-    /** The node's changes, reused while its acknowledged and declared revisions stay the same. */
+    /**
+     * The node's changes, reused for the same declarations (by reference), and while its
+     * acknowledged and declared revisions stay the same.
+     */
     private static NodeChanges changes(Remembered memory, Declaration acknowledged) {
         Declaration declaration = memory.composed.declaration();
+        if (memory.changes != null && acknowledged == memory.acknowledgedSeen && declaration == memory.declaredSeen) {
+            return memory.changes;
+        }
         String revision = acknowledged == null ? null : acknowledged.revision();
         if (declaration.revision().equals(revision)) {
-            return NodeChanges.NONE;
-        }
-        if (memory.changes == null || !Objects.equals(memory.acknowledged, revision)
-                || !memory.declared.equals(declaration.revision())) {
+            memory.changes = NodeChanges.NONE;
+        } else if (memory.changes == null || !Objects.equals(memory.acknowledged, revision)
+                || !declaration.revision().equals(memory.declared)) {
             memory.changes = NodeChanges.of(acknowledged, declaration);
-            memory.acknowledged = revision;
-            memory.declared = declaration.revision();
         }
+        memory.acknowledged = revision;
+        memory.declared = declaration.revision();
+        memory.acknowledgedSeen = acknowledged;
+        memory.declaredSeen = declaration;
         return memory.changes;
-    }
-
-    private String inputKey(String node) {
-        return inputKeys.computeIfAbsent(node, Planner::inputKey);
     }
 
     private Declaration declared(String node) {

@@ -12,7 +12,6 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 
 /**
  * Plans the mesh (DESIGN.md section 6): a pure function of the mesh, what each node last
@@ -42,8 +41,8 @@ public final class Planner {
             declared.put(declaration.node(), declaration);
             diffs.add(NodeChanges.of(acknowledged.get(declaration.node()), declaration));
         }
-        return assemble(new Composed(modules, seating, composition, declared::get, meshDigest(mesh),
-                Planner::inputKey), diffs, acknowledged, built);
+        return assemble(new Composed(modules, seating, composition, declared::get,
+                inputs(meshDigest(mesh), acknowledged)), diffs, built);
     }
 
     /**
@@ -53,11 +52,11 @@ public final class Planner {
      * @param seating its seating
      * @param composition its composition
      * @param declared a node's declaration by node name, or null when it has none
-     * @param meshDigest the digest of the mesh's inputs (see {@link #meshDigest})
-     * @param inputKey a node name → its key in the plan's inputs, {@code acknowledged/NODE}
+     * @param inputs the plan's inputs: {@code mesh}, the digest of the mesh's inputs (see
+     *     {@link #meshDigest}), and {@code acknowledged/NODE}, each acknowledged revision
      */
     record Composed(Map<String, Manifest> modules, Seating seating, Composition composition,
-            Function<String, Declaration> declared, String meshDigest, UnaryOperator<String> inputKey) {
+            Function<String, Declaration> declared, Map<String, String> inputs) {
     }
 
     /** @return the key of a node's acknowledged revision in a plan's inputs */
@@ -67,11 +66,9 @@ public final class Planner {
 
     /**
      * The plan of a composed mesh, given each composed node's changes in node order: the rest of
-     * {@link #plan}, shared with {@link IncrementalPlanner}. Apart from the acknowledged revisions,
-     * it reads only the nodes that have changes.
+     * {@link #plan}, shared with {@link IncrementalPlanner}. It reads only the nodes that have changes.
      */
-    static Planning assemble(Composed composed, List<NodeChanges> diffs, Map<String, Declaration> acknowledged,
-            Set<String> built) {
+    static Planning assemble(Composed composed, List<NodeChanges> diffs, Set<String> built) {
         List<Plan.Change> changes = new ArrayList<>();
         List<Plan.Orphan> orphans = new ArrayList<>();
         for (NodeChanges node : diffs) {
@@ -81,7 +78,7 @@ public final class Planner {
         Map<String, Plan.Build> builds = builds(composed, changes, built);
         List<Plan.Change> linked = ordered(new Requirements(composed, changes, builds).link());
         return new Planning(composed.composition(), new Plan(Plan.FORMAT,
-                inputs(composed, acknowledged), linked, List.copyOf(builds.values()), orphans,
+                composed.inputs(), linked, List.copyOf(builds.values()), orphans,
                 summary(linked, builds.size())));
     }
 
@@ -208,11 +205,10 @@ public final class Planner {
     }
 
     /** The plan's inputs; unordered, as {@link Plan} keeps them (its JSON sorts them). */
-    private static Map<String, String> inputs(Composed composed, Map<String, Declaration> acknowledged) {
+    static Map<String, String> inputs(String meshDigest, Map<String, Declaration> acknowledged) {
         Map<String, String> inputs = new HashMap<>(2 * acknowledged.size() + 2);
-        inputs.put("mesh", composed.meshDigest());
-        acknowledged.forEach((node, declaration) -> inputs.put(composed.inputKey().apply(node),
-                declaration.revision()));
+        inputs.put("mesh", meshDigest);
+        acknowledged.forEach((node, declaration) -> inputs.put(inputKey(node), declaration.revision()));
         return inputs;
     }
 
