@@ -1,0 +1,66 @@
+package dev.mesh.controller.store;
+
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.REQUEST_RECORDS;
+
+import dev.mesh.controller.core.RequestRecords;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.jooq.DSLContext;
+import org.jooq.JSON;
+import org.jooq.SQLDialect;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@link RequestRecords} on the store's {@code inventory} database ({@code request_records}).
+ * The first record for a request id stands; a second is ignored.
+ *
+ * <p>The record is written after the verb's own writes, not in their transaction (they go through
+ * another port): if the controller dies between the two, a retry runs the verb again — which the
+ * verbs tolerate, as assigning, unassigning, pushing the same content and requesting a build are
+ * each idempotent in effect.
+ *
+ * <p>Thread-safe. Methods throw {@link StoreException} when the database fails.
+ */
+public final class PgRequestRecords implements RequestRecords {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+    private final DSLContext db;
+
+    /** @param dataSource a login to the migrated {@code inventory} database */
+    public PgRequestRecords(DataSource dataSource) {
+        this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
+    }
+
+    @Override
+    public Optional<Recorded> find(String requestId) {
+        try {
+            return db.selectFrom(REQUEST_RECORDS).where(REQUEST_RECORDS.REQUEST_ID.eq(requestId))
+                    .fetchOptional(r -> new Recorded(r.getRequestId(), r.getPrincipal(), r.getVerb(),
+                            r.getArgumentsDigest(), MAPPER.readTree(r.getResult().data()), r.getIsError()));
+        } catch (DataAccessException e) {
+            throw new StoreException("could not read the record of request " + requestId + " in the inventory "
+                    + "database: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void record(Recorded recorded) {
+        try {
+            db.insertInto(REQUEST_RECORDS)
+                    .set(REQUEST_RECORDS.REQUEST_ID, recorded.requestId())
+                    .set(REQUEST_RECORDS.PRINCIPAL, recorded.principal())
+                    .set(REQUEST_RECORDS.VERB, recorded.verb())
+                    .set(REQUEST_RECORDS.ARGUMENTS_DIGEST, recorded.argumentsDigest())
+                    .set(REQUEST_RECORDS.RESULT, JSON.valueOf(MAPPER.writeValueAsString(recorded.result())))
+                    .set(REQUEST_RECORDS.IS_ERROR, recorded.error())
+                    .onConflictDoNothing()
+                    .execute();
+        } catch (DataAccessException e) {
+            throw new StoreException("could not record request " + recorded.requestId() + " in the inventory "
+                    + "database: " + e.getMessage(), e);
+        }
+    }
+}
