@@ -1,0 +1,184 @@
+package dev.mesh.controller.store;
+
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.table;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The store's embedded default (DESIGN.md section 11, {@code serve --dev}): a PostgreSQL server of
+ * this process's own, run from the binaries that a Maven artifact carries, with its data under a
+ * state directory, so that a second start goes on where the first stopped. On start it creates the
+ * {@code inventory}, {@code identity} and {@code licences} databases when they are missing and
+ * migrates them.
+ *
+ * <p>Under the state directory: {@code postgres/} (the data), {@code postgres-binaries/} (the
+ * unpacked server) and {@code postgres.log} (the server's output). The server listens on
+ * {@code 127.0.0.1} only, on a free port chosen at each start, with trust authentication for the
+ * role {@code postgres}: it is for one machine's development, not for sharing.
+ *
+ * <p>As root, PostgreSQL refuses to run; the server is then run in a new user namespace
+ * ({@code unshare -U}), where it is an unprivileged user, which needs {@code unshare} and user
+ * namespaces allowed by the kernel. Thread-safe.
+ */
+public final class EmbeddedStore implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedStore.class);
+    private static final String USER = "postgres";
+
+    private final Path state;
+    private final EmbeddedPostgres server;
+    private final List<MigrationReport> migrations;
+
+    private EmbeddedStore(Path state, EmbeddedPostgres server, List<MigrationReport> migrations) {
+        this.state = state;
+        this.server = server;
+        this.migrations = List.copyOf(migrations);
+    }
+
+    /**
+     * Starts the server on the data under {@code state} (creating it on first start), creates the
+     * three databases that are missing, and migrates them.
+     *
+     * @param state the state directory; created when missing
+     * @return the running store
+     * @throws StoreException when the server cannot be started or a database cannot be created or
+     *     migrated; the message quotes the end of the server's output
+     */
+    public static EmbeddedStore start(Path state) {
+        Path directory = Objects.requireNonNull(state, "state").toAbsolutePath();
+        Path log = directory.resolve("postgres.log");
+        EmbeddedPostgres server;
+        try {
+            Files.createDirectories(directory);
+            server = EmbeddedPostgres.builder()
+                    .setDataDirectory(directory.resolve("postgres"))
+                    .setCleanDataDirectory(false)
+                    .setOverrideWorkingDirectory(directory.resolve("postgres-binaries").toFile())
+                    .setLocaleConfig("locale", "C")
+                    .setServerConfig("listen_addresses", "127.0.0.1")
+                    .setServerConfig("unix_socket_directories", "")
+                    .setServerConfig("synchronous_commit", "on")
+                    .setServerConfig("max_connections", "50")
+                    .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+        } catch (IOException | IllegalStateException | ExceptionInInitializerError e) {
+            throw new StoreException("could not start the embedded PostgreSQL under " + directory + ": "
+                    + describe(e) + tail(log), e);
+        }
+        Endpoint admin = admin(server);
+        try {
+            List<MigrationReport> reports = prepare(directory, admin);
+            LOG.info("embedded store started state={} port={}", directory, server.getPort());
+            return new EmbeddedStore(directory, server, reports);
+        } catch (StoreException e) {
+            try {
+                server.close();
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
+    }
+
+    /** @return where that database is: {@code 127.0.0.1}, this start's port, role {@code postgres}, no password */
+    public Endpoint endpoint(Database database) {
+        return admin(server).withDatabase(database.label());
+    }
+
+    /** @return what this start's migrations did, per database (nothing when all were up to date) */
+    public List<MigrationReport> migrations() {
+        return migrations;
+    }
+
+    /** @return the state directory */
+    public Path state() {
+        return state;
+    }
+
+    /**
+     * Stops the server (fast shutdown: connections are ended, the data is kept).
+     *
+     * @throws StoreException when it cannot be stopped
+     */
+    @Override
+    public void close() {
+        try {
+            server.close();
+            LOG.info("embedded store stopped state={}", state);
+        } catch (IOException e) {
+            throw new StoreException("could not stop the embedded PostgreSQL under " + state + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "EmbeddedStore[" + state + ", " + admin(server).address() + "]";
+    }
+
+    private static Endpoint admin(EmbeddedPostgres server) {
+        return new Endpoint("127.0.0.1", server.getPort(), "postgres", USER, "");
+    }
+
+    private static List<MigrationReport> prepare(Path state, Endpoint admin) {
+        List<MigrationReport> reports = new ArrayList<>();
+        for (Database database : Database.values()) {
+            create(state, admin, database.label());
+            reports.add(Migrations.of(database, admin.withDatabase(database.label()).dataSource()).migrate());
+        }
+        return reports;
+    }
+
+    private static void create(Path state, Endpoint admin, String database) {
+        try {
+            DSLContext db = DSL.using(admin.dataSource(), SQLDialect.POSTGRES);
+            boolean exists = db.fetchExists(db.selectOne().from(table(name("pg_catalog", "pg_database")))
+                    .where(field(name("datname"), String.class).eq(database)));
+            if (!exists) {
+                db.createDatabase(name(database)).execute();
+                LOG.info("embedded store created database={}", database);
+            }
+        } catch (DataAccessException e) {
+            throw new StoreException("could not create the " + database + " database in the embedded PostgreSQL under "
+                    + state + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String describe(Throwable e) {
+        Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
+        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    }
+
+    /** The last lines of the server's output, which say why initdb or the server failed. */
+    private static String tail(Path log) {
+        try {
+            if (!Files.exists(log)) {
+                return "";
+            }
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            List<String> last = lines.subList(Math.max(0, lines.size() - 5), lines.size());
+            String hint = last.stream().anyMatch(line -> line.contains("cannot be run as root"))
+                    ? "; PostgreSQL refuses to run as root, and `unshare -U` (a user namespace) was not available to run "
+                    + "it unprivileged: allow user namespaces, or run the controller as another user" : "";
+            return "; the server's output (" + log + ") ends with: " + String.join(" | ", last) + hint;
+        } catch (IOException | UncheckedIOException e) {
+            return "; its output could not be read from " + log + " (" + e.getMessage() + ")";
+        }
+    }
+}
