@@ -3,6 +3,7 @@ package dev.mesh.controller.core;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.security.DigestOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,9 @@ import tools.jackson.core.io.SerializedString;
 
 /**
  * The canonical JSON of a {@link Declaration} ({@link CanonicalJson#bytes} gives the same bytes),
- * written field by field in sorted key order on a streaming generator.
+ * written field by field in sorted key order: as plain bytes while every string is printable ASCII
+ * without {@code "} or {@code \\}, which is what composition gives, else on Jackson's streaming
+ * generator.
  *
  * <p>Why: composition digests every declaration it makes, and databind reads each record
  * component through a reflective accessor call; writing the fields directly takes that cost out
@@ -26,127 +29,149 @@ import tools.jackson.core.io.SerializedString;
  */
 final class DeclarationJson {
 
-    private static final SerializableString ACCESSES = name("accesses");
-    private static final SerializableString ACCOUNTS = name("accounts");
-    private static final SerializableString ARTIFACT = name("artifact");
-    private static final SerializableString CONTAINERS = name("containers");
-    private static final SerializableString DIRECTORIES = name("directories");
-    private static final SerializableString ENV = name("env");
-    private static final SerializableString HOME = name("home");
-    private static final SerializableString ID = name("id");
-    private static final SerializableString IMAGE = name("image");
-    private static final SerializableString MODE = name("mode");
-    private static final SerializableString MODULE = name("module");
-    private static final SerializableString MOUNTS = name("mounts");
-    private static final SerializableString NAME = name("name");
-    private static final SerializableString NETWORK = name("network");
-    private static final SerializableString NODE = name("node");
-    private static final SerializableString OWNER = name("owner");
-    private static final SerializableString PATH = name("path");
-    private static final SerializableString PREPARE = name("prepare");
-    private static final SerializableString PROCESSES = name("processes");
-    private static final SerializableString REPLACES = name("replaces");
-    private static final SerializableString REVISION = name("revision");
-    private static final SerializableString RUN = name("run");
-    private static final SerializableString SEATS = name("seats");
-    private static final SerializableString SECRETS = name("secrets");
-    private static final SerializableString SHELL = name("shell");
-    private static final SerializableString SOURCE = name("source");
-    private static final SerializableString SYSTEM = name("system");
-    private static final SerializableString TARGET = name("target");
-    private static final SerializableString TOOLS = name("tools");
-    private static final SerializableString USER = name("user");
+    private static final Name ACCESSES = new Name("accesses");
+    private static final Name ACCOUNTS = new Name("accounts");
+    private static final Name ARTIFACT = new Name("artifact");
+    private static final Name CONTAINERS = new Name("containers");
+    private static final Name DIRECTORIES = new Name("directories");
+    private static final Name ENV = new Name("env");
+    private static final Name HOME = new Name("home");
+    private static final Name ID = new Name("id");
+    private static final Name IMAGE = new Name("image");
+    private static final Name MODE = new Name("mode");
+    private static final Name MODULE = new Name("module");
+    private static final Name MOUNTS = new Name("mounts");
+    private static final Name NAME = new Name("name");
+    private static final Name NETWORK = new Name("network");
+    private static final Name NODE = new Name("node");
+    private static final Name OWNER = new Name("owner");
+    private static final Name PATH = new Name("path");
+    private static final Name PREPARE = new Name("prepare");
+    private static final Name PROCESSES = new Name("processes");
+    private static final Name REPLACES = new Name("replaces");
+    private static final Name REVISION = new Name("revision");
+    private static final Name RUN = new Name("run");
+    private static final Name SEATS = new Name("seats");
+    private static final Name SECRETS = new Name("secrets");
+    private static final Name SHELL = new Name("shell");
+    private static final Name SOURCE = new Name("source");
+    private static final Name SYSTEM = new Name("system");
+    private static final Name TARGET = new Name("target");
+    private static final Name TOOLS = new Name("tools");
+    private static final Name USER = new Name("user");
 
     private DeclarationJson() {
     }
 
     /** @return the canonical bytes of {@code declaration}, equal to {@link CanonicalJson#bytes} */
     static byte[] bytes(Declaration declaration) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
-        write(declaration, out);
-        return out.toByteArray();
+        byte[] plain = plainBytes(declaration);
+        return plain != null ? plain : generatedBytes(declaration);
     }
 
     /** @return {@code sha256:} and the hex digest of its canonical bytes, equal to {@link CanonicalJson#digest} */
     static String digest(Declaration declaration) {
         MessageDigest sha = MeshDigest.sha256();
-        // Hashed as the generator flushes its buffer: no copy of the whole text is made.
-        write(declaration, new DigestOutputStream(OutputStream.nullOutputStream(), sha));
+        Plain plain = new Plain(sha, null);
+        write(declaration, plain);
+        if (!plain.finish()) {
+            sha.reset();
+            // Hashed as the generator flushes its buffer: no copy of the whole text is made.
+            try (JsonGenerator json = CanonicalJson.generator(new DigestOutputStream(OutputStream.nullOutputStream(),
+                    sha))) {
+                write(declaration, new Generated(json));
+            }
+        }
         return MeshDigest.hex(sha.digest());
     }
 
-    private static void write(Declaration d, OutputStream out) {
-        try (JsonGenerator json = CanonicalJson.generator(out)) {
-            json.writeStartObject();
-            json.writeName(ACCESSES);
-            json.writeStartArray();
-            for (Declaration.Access access : d.accesses()) {
-                json.writeStartObject();
-                string(json, MODE, access.mode());
-                string(json, MODULE, access.module());
-                string(json, PATH, access.path());
-                json.writeEndObject();
-            }
-            json.writeEndArray();
-            json.writeName(ACCOUNTS);
-            json.writeStartArray();
-            for (Declaration.Account account : d.accounts()) {
-                json.writeStartObject();
-                string(json, HOME, account.home());
-                string(json, NAME, account.name());
-                string(json, SHELL, account.shell());
-                json.writeEndObject();
-            }
-            json.writeEndArray();
-            json.writeName(CONTAINERS);
-            json.writeStartArray();
-            d.containers().forEach(container -> container(json, container));
-            json.writeEndArray();
-            json.writeName(DIRECTORIES);
-            json.writeStartArray();
-            for (Declaration.Directory directory : d.directories()) {
-                json.writeStartObject();
-                string(json, ID, directory.id());
-                string(json, MODE, directory.mode());
-                string(json, MODULE, directory.module());
-                string(json, OWNER, directory.owner());
-                string(json, PATH, directory.path());
-                json.writeEndObject();
-            }
-            json.writeEndArray();
-            string(json, NODE, d.node());
-            json.writeName(PROCESSES);
-            json.writeStartArray();
-            d.processes().forEach(process -> process(json, process));
-            json.writeEndArray();
-            string(json, REVISION, d.revision());
-            strings(json, SEATS, d.seats());
-            json.writeName(SECRETS);
-            json.writeStartArray();
-            for (Declaration.Secret secret : d.secrets()) {
-                json.writeStartObject();
-                string(json, MODE, secret.mode());
-                string(json, MODULE, secret.module());
-                string(json, NAME, secret.name());
-                string(json, OWNER, secret.owner());
-                string(json, PATH, secret.path());
-                json.writeEndObject();
-            }
-            json.writeEndArray();
-            json.writeName(TOOLS);
-            json.writeStartArray();
-            for (Declaration.Tool tool : d.tools()) {
-                json.writeStartObject();
-                string(json, MODULE, tool.module());
-                string(json, NAME, tool.name());
-                json.writeEndObject();
-            }
-            json.writeEndArray();
-            json.writeEndObject();
-        }
+    /** @return the bytes as written without Jackson, or null when a string needs more than plain ASCII */
+    static byte[] plainBytes(Declaration declaration) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+        Plain plain = new Plain(null, out);
+        write(declaration, plain);
+        return plain.finish() ? out.toByteArray() : null;
     }
 
-    private static void process(JsonGenerator json, Declaration.Process process) {
+    /** @return the bytes as Jackson's generator writes them */
+    static byte[] generatedBytes(Declaration declaration) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+        try (JsonGenerator json = CanonicalJson.generator(out)) {
+            write(declaration, new Generated(json));
+        }
+        return out.toByteArray();
+    }
+
+    private static void write(Declaration d, Out json) {
+        json.writeStartObject();
+        json.writeName(ACCESSES);
+        json.writeStartArray();
+        for (Declaration.Access access : d.accesses()) {
+            json.writeStartObject();
+            string(json, MODE, access.mode());
+            string(json, MODULE, access.module());
+            string(json, PATH, access.path());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeName(ACCOUNTS);
+        json.writeStartArray();
+        for (Declaration.Account account : d.accounts()) {
+            json.writeStartObject();
+            string(json, HOME, account.home());
+            string(json, NAME, account.name());
+            string(json, SHELL, account.shell());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeName(CONTAINERS);
+        json.writeStartArray();
+        d.containers().forEach(container -> container(json, container));
+        json.writeEndArray();
+        json.writeName(DIRECTORIES);
+        json.writeStartArray();
+        for (Declaration.Directory directory : d.directories()) {
+            json.writeStartObject();
+            string(json, ID, directory.id());
+            string(json, MODE, directory.mode());
+            string(json, MODULE, directory.module());
+            string(json, OWNER, directory.owner());
+            string(json, PATH, directory.path());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        string(json, NODE, d.node());
+        json.writeName(PROCESSES);
+        json.writeStartArray();
+        d.processes().forEach(process -> process(json, process));
+        json.writeEndArray();
+        string(json, REVISION, d.revision());
+        strings(json, SEATS, d.seats());
+        json.writeName(SECRETS);
+        json.writeStartArray();
+        for (Declaration.Secret secret : d.secrets()) {
+            json.writeStartObject();
+            string(json, MODE, secret.mode());
+            string(json, MODULE, secret.module());
+            string(json, NAME, secret.name());
+            string(json, OWNER, secret.owner());
+            string(json, PATH, secret.path());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeName(TOOLS);
+        json.writeStartArray();
+        for (Declaration.Tool tool : d.tools()) {
+            json.writeStartObject();
+            string(json, MODULE, tool.module());
+            string(json, NAME, tool.name());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+    }
+
+    private static void process(Out json, Declaration.Process process) {
         if (process == null) {
             json.writeNull();
             return;
@@ -183,7 +208,7 @@ final class DeclarationJson {
         json.writeEndObject();
     }
 
-    private static void container(JsonGenerator json, Declaration.Container container) {
+    private static void container(Out json, Declaration.Container container) {
         if (container == null) {
             json.writeNull();
             return;
@@ -217,12 +242,12 @@ final class DeclarationJson {
         json.writeEndObject();
     }
 
-    private static void string(JsonGenerator json, SerializableString name, String value) {
+    private static void string(Out json, Name name, String value) {
         json.writeName(name);
         json.writeString(value);
     }
 
-    private static void strings(JsonGenerator json, SerializableString name, List<String> values) {
+    private static void strings(Out json, Name name, List<String> values) {
         json.writeName(name);
         if (values == null) {
             json.writeNull();
@@ -236,7 +261,7 @@ final class DeclarationJson {
     }
 
     /** Entries by key, as {@link CanonicalJson} orders them; composition gives sorted maps already. */
-    private static void map(JsonGenerator json, SerializableString name, Map<String, String> values) {
+    private static void map(Out json, Name name, Map<String, String> values) {
         json.writeName(name);
         if (values == null) {
             json.writeNull();
@@ -252,7 +277,216 @@ final class DeclarationJson {
         json.writeEndObject();
     }
 
-    private static SerializableString name(String name) {
-        return new SerializedString(name);
+    /** A key, as Jackson writes it and as plain bytes ({@code "key":}). */
+    private static final class Name {
+        private final SerializableString serialized;
+        private final byte[] plain;
+
+        private Name(String name) {
+            serialized = new SerializedString(name);
+            plain = ("\"" + name + "\":").getBytes(StandardCharsets.US_ASCII);
+        }
+    }
+
+    /** Where a declaration is written, in the calls of Jackson's generator. */
+    private abstract static class Out {
+        abstract void writeStartObject();
+
+        abstract void writeEndObject();
+
+        abstract void writeStartArray();
+
+        abstract void writeEndArray();
+
+        abstract void writeName(Name name);
+
+        abstract void writeName(String name);
+
+        abstract void writeString(String value);
+
+        abstract void writeNull();
+    }
+
+    /** Jackson's generator: any string, escaped as {@link CanonicalJson} escapes it. */
+    private static final class Generated extends Out {
+        private final JsonGenerator json;
+
+        private Generated(JsonGenerator json) {
+            this.json = json;
+        }
+
+        @Override
+        void writeStartObject() {
+            json.writeStartObject();
+        }
+
+        @Override
+        void writeEndObject() {
+            json.writeEndObject();
+        }
+
+        @Override
+        void writeStartArray() {
+            json.writeStartArray();
+        }
+
+        @Override
+        void writeEndArray() {
+            json.writeEndArray();
+        }
+
+        @Override
+        void writeName(Name name) {
+            json.writeName(name.serialized);
+        }
+
+        @Override
+        void writeName(String name) {
+            json.writeName(name);
+        }
+
+        @Override
+        void writeString(String value) {
+            json.writeString(value);
+        }
+
+        @Override
+        void writeNull() {
+            json.writeNull();
+        }
+    }
+
+    /**
+     * Plain bytes, for declarations whose strings are all printable ASCII without {@code "} or
+     * {@code \\} — which Jackson too writes as they are, so no escaping rule is repeated here. At
+     * the first other string it gives up ({@link #finish} says so) and the declaration is written
+     * by {@link Generated}. Why: the generator's work per string was most of a declaration's digest.
+     */
+    private static final class Plain extends Out {
+        private final MessageDigest sha;
+        private final ByteArrayOutputStream out;
+        private byte[] buffer = new byte[2048];
+        private int size;
+        /** The last byte written; a value or a key after anything but these needs a comma first. */
+        private byte last = '[';
+        private boolean failed;
+
+        /** Hashes into {@code sha} if not null, else collects into {@code out}. */
+        private Plain(MessageDigest sha, ByteArrayOutputStream out) {
+            this.sha = sha;
+            this.out = out;
+        }
+
+        @Override
+        void writeStartObject() {
+            open('{');
+        }
+
+        @Override
+        void writeEndObject() {
+            put('}');
+        }
+
+        @Override
+        void writeStartArray() {
+            open('[');
+        }
+
+        @Override
+        void writeEndArray() {
+            put(']');
+        }
+
+        @Override
+        void writeName(Name name) {
+            separate();
+            ensure(name.plain.length);
+            System.arraycopy(name.plain, 0, buffer, size, name.plain.length);
+            size += name.plain.length;
+            last = ':';
+        }
+
+        @Override
+        void writeName(String name) {
+            writeString(name);
+            put(':');
+        }
+
+        @Override
+        void writeString(String value) {
+            if (value == null) {
+                writeNull();
+                return;
+            }
+            separate();
+            int length = value.length();
+            ensure(length + 2);
+            byte[] bytes = buffer;
+            int at = size;
+            bytes[at++] = '"';
+            for (int i = 0; i < length; i++) {
+                char c = value.charAt(i);
+                if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                    failed = true;
+                    return;
+                }
+                bytes[at++] = (byte) c;
+            }
+            bytes[at++] = '"';
+            size = at;
+            last = '"';
+        }
+
+        @Override
+        void writeNull() {
+            separate();
+            ensure(4);
+            buffer[size++] = 'n';
+            buffer[size++] = 'u';
+            buffer[size++] = 'l';
+            buffer[size++] = 'l';
+            last = 'l';
+        }
+
+        /** @return whether every string was plain; the bytes are then all hashed or collected */
+        boolean finish() {
+            flush();
+            return !failed;
+        }
+
+        private void open(char bracket) {
+            separate();
+            put(bracket);
+        }
+
+        private void separate() {
+            if (last != '{' && last != '[' && last != ':') {
+                put(',');
+            }
+        }
+
+        private void put(char c) {
+            ensure(1);
+            buffer[size++] = (byte) c;
+            last = (byte) c;
+        }
+
+        private void ensure(int more) {
+            if (size + more > buffer.length) {
+                flush();
+                if (more > buffer.length) {
+                    buffer = new byte[Math.max(more, 2 * buffer.length)];
+                }
+            }
+        }
+
+        private void flush() {
+            if (sha != null) {
+                sha.update(buffer, 0, size);
+            } else {
+                out.write(buffer, 0, size);
+            }
+            size = 0;
+        }
     }
 }
