@@ -365,7 +365,8 @@ final class DeclarationJson {
     private static final class Plain extends Out {
         private final MessageDigest sha;
         private final ByteArrayOutputStream out;
-        private byte[] buffer = new byte[2048];
+        // Small: it is flushed into the hash when full, and each declaration has its own.
+        private byte[] buffer = new byte[512];
         private int size;
         /** The last byte written; a value or a key after anything but these needs a comma first. */
         private byte last = '[';

@@ -155,7 +155,7 @@ final class NodeDeclaration {
 
     /** The resolved value, or the empty string after recording why not (the node then gets no declaration). */
     private String resolve(Substitution substitution, Template template) {
-        return switch (resolutions.resolve(template, substitution, seating, node.name())) {
+        return switch (resolutions.resolve(template, substitution, seating, node)) {
             case Resolution.Resolved resolved -> resolved.value();
             case Resolution.Unresolved unresolved -> {
                 problems.addAll(unresolved.problems());

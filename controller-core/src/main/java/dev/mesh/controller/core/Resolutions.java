@@ -16,14 +16,16 @@ import java.util.Map;
  * Resolved templates shared between the nodes composed with one layout: a template whose value
  * does not depend on the node resolving it — only literals, {@code ${dir:…}}, {@code ${module:…}}
  * and {@code ${seat:…}} — is resolved once per combination of the holders its seats have as the
- * node sees them, and that value is reused.
+ * node sees them, and that value is reused; one of literals and {@code ${node:…}} facts only is
+ * written directly on each node.
  *
  * <p>Why: {@link Substitution} builds each value with its provenance and locations, which
  * composition does not keep; in the 10,000-node benchmark mesh, five of the six templates of every
  * module resolve to the same value on every node, and sharing them takes composition's allocation
  * from about 38 KB to about 24 KB per node. A template that does not resolve is resolved again on
- * each node, so its problems name that node. {@code ${node:…}} and {@code ${secret:…}} (whose
- * path may name the node) are resolved on each node.
+ * each node, so its problems name that node. A template mixing {@code ${node:…}} with other
+ * references, and one with {@code ${secret:…}} (whose path may name the node), are resolved by the
+ * node's {@link Substitution}.
  *
  * <p>Not thread-safe; one composition (or one {@link IncrementalPlanner}) uses it at a time. A
  * template is known by identity, so the values are those of the manifests it has seen; it must be
@@ -33,6 +35,8 @@ final class Resolutions {
 
     /** Marks a template resolved on each node. */
     private static final List<String> PER_NODE = List.of("\0per-node");
+    /** Marks a template of literals and {@code ${node:…}} facts only, written here on each node. */
+    private static final List<String> NODE_FACTS = List.of("\0node-facts");
 
     /** Template → the seats its value depends on (empty: none), or {@link #PER_NODE}. */
     private final Map<Template, List<String>> seatsOf = new IdentityHashMap<>();
@@ -44,16 +48,20 @@ final class Resolutions {
      * @param substitution the manifest's substitution on {@code node}
      * @param seating the seating {@code substitution}'s bindings see
      * @param node the node being composed
-     * @return what {@code substitution.resolve(template)} gives, or an equal value
+     * @return what {@code substitution.resolve(template)} gives, or the same value without its
+     *     provenance (which composition does not keep)
      */
-    Resolution resolve(Template template, Substitution substitution, Seating seating, String node) {
+    Resolution resolve(Template template, Substitution substitution, Seating seating, Node node) {
         List<String> seats = seatsOf.computeIfAbsent(template, Resolutions::seats);
+        if (seats == NODE_FACTS) {
+            return new Resolution.Resolved(nodeFacts(template, node), List.of());
+        }
         if (seats == PER_NODE) {
             return substitution.resolve(template);
         }
         List<SeatHolder> holders = new ArrayList<>(seats.size());
         for (String seat : seats) {
-            SeatHolder holder = seating.holderAsSeenFrom(seat, node);
+            SeatHolder holder = seating.holderAsSeenFrom(seat, node.name());
             if (holder == null) {
                 return substitution.resolve(template);
             }
@@ -72,23 +80,48 @@ final class Resolutions {
 
     private static List<String> seats(Template template) {
         List<String> seats = new ArrayList<>();
+        boolean nodeFacts = false;
+        boolean others = false;
         for (Segment segment : template.segments()) {
             switch (segment) {
                 case Segment.Literal literal -> {
                 }
-                case Reference.Dir dir -> {
+                case Reference.Dir dir -> others = true;
+                case Reference.ModuleFact fact -> others = true;
+                case Reference.Seat seat -> {
+                    others = true;
+                    seats.add(seat.seat());
                 }
-                case Reference.ModuleFact fact -> {
-                }
-                case Reference.Seat seat -> seats.add(seat.seat());
-                case Reference.NodeFact fact -> {
-                    return PER_NODE;
-                }
+                case Reference.NodeFact fact -> nodeFacts = true;
                 case Reference.Secret secret -> {
                     return PER_NODE;
                 }
             }
         }
+        if (nodeFacts) {
+            return others ? PER_NODE : NODE_FACTS;
+        }
         return List.copyOf(seats);
+    }
+
+    /**
+     * The value of a template of literals and node facts, which always resolves: without the
+     * provenance and locations {@link Substitution} builds, which were most of what composing
+     * {@code --node=${node:name}} on every node allocated.
+     */
+    private static String nodeFacts(Template template, Node node) {
+        StringBuilder value = new StringBuilder();
+        for (Segment segment : template.segments()) {
+            switch (segment) {
+                case Segment.Literal literal -> value.append(literal.text());
+                case Reference.NodeFact fact -> value.append(switch (fact.fact()) {
+                    case NAME -> node.name();
+                    case ADDRESS -> node.address();
+                    case SYSTEM -> node.system();
+                });
+                case Reference reference -> throw new IllegalStateException("not a node fact: " + reference.text());
+            }
+        }
+        return value.toString();
     }
 }
