@@ -7,6 +7,7 @@ import com.zaxxer.hikari.pool.HikariPool;
 import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * A pool of open connections to one database of the store (HikariCP), for the verbs, which reach
@@ -21,6 +22,12 @@ public final class ConnectionPool implements AutoCloseable {
 
     private static final Duration WAIT_FOR_CONNECTION = Duration.ofSeconds(10);
     private static final Duration KEEPALIVE = Duration.ofSeconds(30);
+    /**
+     * No verb's query reads for this long: a server that does not answer within it fails the verb
+     * instead of holding it. Only the pool's connections have it; migrations and the lock session
+     * may wait longer on purpose.
+     */
+    static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(30);
 
     private final Endpoint endpoint;
     private final HikariDataSource pool;
@@ -45,7 +52,9 @@ public final class ConnectionPool implements AutoCloseable {
             throw new IllegalArgumentException("a connection pool's size must be between 1 and 100, not " + size);
         }
         HikariConfig config = new HikariConfig();
-        config.setDataSource(endpoint.dataSource());
+        PGSimpleDataSource source = endpoint.driverDataSource();
+        source.setSocketTimeout(Math.toIntExact(SOCKET_TIMEOUT.toSeconds()));
+        config.setDataSource(source);
         config.setPoolName("mesh-" + endpoint.database());
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(size);

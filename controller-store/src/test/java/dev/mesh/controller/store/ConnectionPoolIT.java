@@ -33,6 +33,8 @@ class ConnectionPoolIT {
 
             try (Connection borrowed = pool.dataSource().getConnection()) {
                 assertThat(borrowed.isValid(1)).isTrue();
+                assertThat(borrowed.getNetworkTimeout()).as("socket timeout, ms")
+                        .isEqualTo(ConnectionPool.SOCKET_TIMEOUT.toMillis());
                 assertThat(pool.toString()).matches("ConnectionPool\\[postgresql://\\S+/mesh_test_\\w+_inventory, "
                         + "total=[12] active=1 idle=[01] waiting=0]");
             }
