@@ -6,23 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mesh.controller.core.Node;
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class ConnectionPoolIT {
 
-    private static TestDatabases databases;
-
-    @BeforeAll
-    static void connect() {
-        databases = TestDatabases.connect();
-    }
-
-    @AfterAll
-    static void drop() {
-        databases.close();
-    }
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
 
     @Test
     void pool_servesTheInventory_andSaysHowManyConnectionsAreInUse() throws SQLException {

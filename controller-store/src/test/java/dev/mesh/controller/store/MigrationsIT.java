@@ -7,25 +7,15 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.List;
 import org.flywaydb.core.Flyway;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class MigrationsIT {
 
-    private static TestDatabases databases;
-
-    @BeforeAll
-    static void connect() {
-        databases = TestDatabases.connect();
-    }
-
-    @AfterAll
-    static void drop() {
-        databases.close();
-    }
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
 
     @ParameterizedTest
     @EnumSource(Database.class)

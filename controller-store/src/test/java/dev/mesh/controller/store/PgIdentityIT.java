@@ -4,27 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.VerbException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link PgIdentity} on a fresh identity database: grants, revocation, disabled principals. */
 class PgIdentityIT {
 
-    private static TestDatabases databases;
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
 
     private PgIdentity identity;
-
-    @BeforeAll
-    static void connect() {
-        databases = TestDatabases.connect();
-    }
-
-    @AfterAll
-    static void drop() {
-        databases.close();
-    }
 
     @BeforeEach
     void freshDatabase() {

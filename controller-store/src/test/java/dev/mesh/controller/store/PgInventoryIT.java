@@ -13,27 +13,17 @@ import dev.mesh.controller.store.internal.ManifestDocument;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Core's {@link InventoryContract} on {@link PgInventory}, and what the PostgreSQL inventory adds. */
 class PgInventoryIT extends InventoryContract {
 
-    private static TestDatabases databases;
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
 
     /** The inventory {@link #newInventory()} made for the current test, on a new database. */
     private PgInventory store;
-
-    @BeforeAll
-    static void connect() {
-        databases = TestDatabases.connect();
-    }
-
-    @AfterAll
-    static void drop() {
-        databases.close();
-    }
 
     @Override
     protected Inventory newInventory() {

@@ -14,10 +14,9 @@ import dev.mesh.controller.manifest.Manifest;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 /** {@link PgLicences} on a fresh licences database, and {@code assign} enforcing it over the store. */
@@ -26,20 +25,11 @@ class PgLicencesIT {
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private static TestDatabases databases;
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
 
     private PgLicences licences;
     private PgInventory inventory;
-
-    @BeforeAll
-    static void connect() {
-        databases = TestDatabases.connect();
-    }
-
-    @AfterAll
-    static void drop() {
-        databases.close();
-    }
 
     @BeforeEach
     void freshDatabases() {

@@ -23,11 +23,10 @@ import org.jooq.SQLDialect;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link PgPlanLock} and {@link FencedWrites} on the real PostgreSQL: mutual exclusion, epochs, fencing. */
 class PgPlanLockIT {
@@ -36,22 +35,13 @@ class PgPlanLockIT {
     private static final Table<?> COUNTER = table(name("fence_counter"));
     private static final Field<Long> VALUE = field(name("value"), Long.class);
 
-    private static TestDatabases databases;
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
 
     private final List<PgPlanLock> locks = new ArrayList<>();
     private Endpoint inventory;
     private ConnectionPool pool;
     private DataSource source;
-
-    @BeforeAll
-    static void connect() {
-        databases = TestDatabases.connect();
-    }
-
-    @AfterAll
-    static void drop() {
-        databases.close();
-    }
 
     @BeforeEach
     void migrate() {

@@ -10,10 +10,9 @@ import dev.mesh.controller.core.RequestRecords.Recorded;
 import dev.mesh.controller.core.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -22,20 +21,11 @@ class PgRequestRecordsIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private static TestDatabases databases;
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
 
     private PgRequestRecords records;
     private PgInventory inventory;
-
-    @BeforeAll
-    static void connect() {
-        databases = TestDatabases.connect();
-    }
-
-    @AfterAll
-    static void drop() {
-        databases.close();
-    }
 
     @BeforeEach
     void freshDatabase() {

@@ -14,11 +14,10 @@ import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class PlanRecordsIT {
 
@@ -27,21 +26,12 @@ class PlanRecordsIT {
             new Plan.Change("beta/container:store", "beta", List.of("create"), "assigned", List.of())),
             List.of(), List.of(), Map.of("create", 2));
 
-    private static TestDatabases databases;
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
 
     private DataSource source;
     private PgPlanLock lock;
     private PlanRecords records;
-
-    @BeforeAll
-    static void connect() {
-        databases = TestDatabases.connect();
-    }
-
-    @AfterAll
-    static void drop() {
-        databases.close();
-    }
 
     @BeforeEach
     void open() {

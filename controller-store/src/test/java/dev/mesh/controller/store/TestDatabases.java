@@ -18,6 +18,9 @@ import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Databases for one integration test class on the real PostgreSQL server: each named
@@ -26,13 +29,16 @@ import org.jooq.impl.DSL;
  * authentication, unless {@code MESH_TEST_PG_HOST}, {@code MESH_TEST_PG_PORT},
  * {@code MESH_TEST_PG_USER} and {@code MESH_TEST_PG_PASSWORD} say otherwise. When the server
  * cannot be reached, {@link #connect()} fails the test class with the command that starts it.
+ * Registered as an extension ({@link #perClass()}), it connects before the class's first test and
+ * drops its databases after the last.
  */
-final class TestDatabases implements AutoCloseable {
+final class TestDatabases implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
     /** Starts the machine's PostgreSQL cluster (Debian's tools). */
     static final String START = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start";
 
-    private final Endpoint admin;
+    /** The server's admin login; set when connected ({@link #connect} or {@link #beforeAll}). */
+    private Endpoint admin;
     private final String prefix;
     private final Set<Database> created = EnumSet.noneOf(Database.class);
 
@@ -41,6 +47,27 @@ final class TestDatabases implements AutoCloseable {
         byte[] random = new byte[5];
         new SecureRandom().nextBytes(random);
         this.prefix = "mesh_test_" + HexFormat.of().formatHex(random);
+    }
+
+    /**
+     * Databases for the test class that registers them, connected before its first test and
+     * dropped after its last:
+     * <pre>{@code @RegisterExtension static final TestDatabases databases = TestDatabases.perClass();}</pre>
+     *
+     * @return databases not connected yet
+     */
+    static TestDatabases perClass() {
+        return new TestDatabases(null);
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        admin = connect().admin;
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
     }
 
     /** @return databases on the server the environment names, or the default one */
@@ -117,6 +144,9 @@ final class TestDatabases implements AutoCloseable {
     /** Drops every database this instance created. */
     @Override
     public void close() {
+        if (admin == null || created.isEmpty()) {
+            return; // never connected (the failure that stopped it is the one to report), or nothing to drop
+        }
         onServer(db -> created.forEach(database -> drop(db, endpoint(database).database())));
         created.clear();
     }

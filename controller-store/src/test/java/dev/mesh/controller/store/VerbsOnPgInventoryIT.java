@@ -15,9 +15,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -35,17 +34,8 @@ class VerbsOnPgInventoryIT {
     private static final Path MESH = Path.of("../examples/mesh.json");
     private static final Path MODULES = Path.of("../examples/modules");
 
-    private static TestDatabases databases;
-
-    @BeforeAll
-    static void connect() {
-        databases = TestDatabases.connect();
-    }
-
-    @AfterAll
-    static void drop() {
-        databases.close();
-    }
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
 
     @Test
     void theExampleMesh_getsTheSameAnswersAsOnTheMemoryInventory() throws IOException {
