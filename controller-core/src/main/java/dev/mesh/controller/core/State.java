@@ -13,18 +13,25 @@ import java.util.Map;
 final class State {
 
     private final Inventory inventory;
+    private final IncrementalPlanner planner;
     private final Mesh mesh;
     private Seating seating;
     private Planning planning;
     private Map<String, Declaration> acknowledged;
 
-    private State(Inventory inventory, Mesh mesh) {
+    private State(Inventory inventory, IncrementalPlanner planner, Mesh mesh) {
         this.inventory = inventory;
+        this.planner = planner;
         this.mesh = mesh;
     }
 
-    static State of(Inventory inventory, Layout layout) {
-        return new State(inventory, new Mesh(inventory.nodes(), inventory.modules(), inventory.assignments(), layout));
+    /**
+     * @param planner plans this snapshot, recomposing only the nodes whose inputs changed since
+     *     the snapshot it planned before (its result equals {@link Planner#plan})
+     */
+    static State of(Inventory inventory, Layout layout, IncrementalPlanner planner) {
+        return new State(inventory, planner, new Mesh(inventory.nodes(), inventory.modules(),
+                inventory.assignments(), layout));
     }
 
     Mesh mesh() {
@@ -47,7 +54,7 @@ final class State {
 
     Planning planning() {
         if (planning == null) {
-            planning = Planner.plan(mesh, acknowledged(), inventory.built());
+            planning = planner.plan(mesh, acknowledged(), inventory.built());
         }
         return planning;
     }

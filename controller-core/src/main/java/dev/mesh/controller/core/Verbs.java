@@ -39,6 +39,8 @@ public final class Verbs {
     private final Layout layout;
     private final Clock clock;
     private final RequestRecords records;
+    /** Plans for {@code plan} and {@code status}: a verb after a small change recomposes only what it touched. */
+    private final IncrementalPlanner planner = new IncrementalPlanner();
 
     private Verbs(Inventory inventory, Licences licences, PlanLock lock, Events events, Layout layout, Clock clock,
             RequestRecords records) {
@@ -184,7 +186,7 @@ public final class Verbs {
     }
 
     private State state() {
-        return State.of(inventory, layout);
+        return State.of(inventory, layout, planner);
     }
 
     private Map<String, Object> assign(String module, String node) {
