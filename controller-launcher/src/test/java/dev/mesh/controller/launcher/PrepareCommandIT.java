@@ -3,7 +3,10 @@ package dev.mesh.controller.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.store.Endpoint;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -14,6 +17,13 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Formatter;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -111,12 +121,66 @@ class PrepareCommandIT {
         assertThat(run.out()).isEmpty();
     }
 
+    @Test
+    void prepare_neverShowsThePassword_inOutputErrorsOrLogs() throws IOException {
+        Map<String, String> env = environment(Map.of("licences", "mesh_it_absent_database"));
+        List<String> logged = new CopyOnWriteArrayList<>();
+        Logger root = Logger.getLogger("");
+        Level level = root.getLevel();
+        Handler capture = new Handler() {
+            private final Formatter format = new SimpleFormatter();
+
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(format.format(record));
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        capture.setLevel(Level.ALL);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        root.addHandler(capture);
+        root.setLevel(Level.ALL);
+        System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(console, true, StandardCharsets.UTF_8));
+        Cli.Run first;
+        Cli.Run second;
+        try {
+            first = Cli.run(env, "prepare");
+            second = Cli.run(env, "prepare");
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+            root.setLevel(level);
+            root.removeHandler(capture);
+        }
+
+        assertThat(first.exitCode()).isEqualTo(1);
+        assertThat(logged).as("the capture works: the migrations log what they do").isNotEmpty();
+        String everything = String.join("\n", logged) + console + first.out() + first.err() + second.out()
+                + second.err();
+        assertThat(everything).doesNotContain(password());
+    }
+
+    /** The password the credentials files hold: the server's, or a marker trust authentication ignores. */
+    private static String password() {
+        return admin.password().isEmpty() ? "unused-under-trust-9c41e7" : admin.password();
+    }
+
     /** Credentials files for the three test databases, with some database names replaced. */
     private Map<String, String> environment(Map<String, String> databases) throws IOException {
         Map<String, String> env = new HashMap<>();
         for (String role : ROLES) {
             Path file = dir.resolve(role + ".json");
-            String password = admin.password().isEmpty() ? "unused-under-trust" : admin.password();
+            String password = password();
             Files.writeString(file, "{\"user\": \"" + admin.user() + "\", \"password\": \"" + password
                     + "\", \"database\": \"" + databases.getOrDefault(role, prefix + role) + "\"}");
             String variable = "MESH_STORE_" + role.toUpperCase(java.util.Locale.ROOT);
