@@ -72,16 +72,8 @@ class IncrementalPlanningProperties {
 
     @Provide
     Arbitrary<Mesh> meshes() {
-        Arbitrary<List<Node>> nodes = Arbitraries.integers().between(1, 6).flatMap(count ->
-                Arbitraries.of("debian-12", "debian-12", "debian-12", "alpine-3").list().ofSize(count)
-                        .map(systems -> {
-                            List<Node> list = new ArrayList<>();
-                            for (int i = 0; i < systems.size(); i++) {
-                                list.add(new Node("node-" + i, "10.1.0." + (i + 1), systems.get(i)));
-                            }
-                            return list;
-                        }));
-        Arbitrary<List<Manifest>> modules = Arbitraries.of(MODULES).set().ofMinSize(1).map(List::copyOf);
+        Arbitrary<List<Node>> nodes = MeshArbitraries.nodes();
+        Arbitrary<List<Manifest>> modules = MeshArbitraries.modules(MODULES);
         Arbitrary<List<Assignment>> assignments = Combinators.combine(Arbitraries.of(NAMES),
                 Arbitraries.integers().between(0, 6).map(i -> "node-" + i))
                 .as(Assignment::new).list().ofMaxSize(14);

@@ -7,7 +7,6 @@ import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.Problem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,16 +38,8 @@ class PlanningProperties {
 
     @Provide
     Arbitrary<Mesh> meshes() {
-        Arbitrary<List<Node>> nodes = Arbitraries.integers().between(1, 6).flatMap(count ->
-                Arbitraries.of("debian-12", "debian-12", "debian-12", "alpine-3").list().ofSize(count)
-                        .map(systems -> {
-                            List<Node> list = new ArrayList<>();
-                            for (int i = 0; i < systems.size(); i++) {
-                                list.add(new Node("node-" + i, "10.1.0." + (i + 1), systems.get(i)));
-                            }
-                            return list;
-                        }));
-        Arbitrary<List<Manifest>> modules = Arbitraries.of(MODULES).set().ofMinSize(1).map(List::copyOf);
+        Arbitrary<List<Node>> nodes = MeshArbitraries.nodes();
+        Arbitrary<List<Manifest>> modules = MeshArbitraries.modules(MODULES);
         Arbitrary<List<Assignment>> assignments = Combinators.combine(
                 Arbitraries.of(MODULES.stream().map(Manifest::module).toList()),
                 Arbitraries.integers().between(0, 6).map(i -> "node-" + i))
