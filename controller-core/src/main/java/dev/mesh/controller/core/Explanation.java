@@ -8,10 +8,10 @@ import dev.mesh.controller.manifest.Resource;
 import dev.mesh.controller.manifest.Substitution;
 import dev.mesh.controller.manifest.Template;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Where one templated value of a node's declaration came from: the module and the place in its
@@ -50,17 +50,33 @@ public record Explanation(String node, String field, String value, String module
      *     when the mesh has no such node
      */
     public static List<Explanation> of(Mesh mesh, String nodeName) {
-        Optional<Node> found = mesh.nodes().stream().filter(n -> n.name().equals(nodeName)).findFirst();
-        if (found.isEmpty()) {
-            return List.of();
-        }
-        Node node = found.get();
+        return of(mesh, List.of(nodeName));
+    }
+
+    /**
+     * Explains the declarations of several nodes, seating the mesh once.
+     *
+     * @param mesh the mesh
+     * @param nodeNames the nodes, in the order their explanations are wanted; names the mesh does
+     *     not have are skipped
+     * @return the explanations, node by node, each node's as {@link #of(Mesh, String)} gives them
+     */
+    public static List<Explanation> of(Mesh mesh, List<String> nodeNames) {
+        Map<String, Node> nodes = new HashMap<>();
+        mesh.nodes().forEach(node -> nodes.putIfAbsent(node.name(), node));
         Map<String, Manifest> modules = mesh.modulesByName();
         Seating seating = Seating.of(mesh.nodes(), modules, mesh.assignments());
         List<Explanation> explanations = new ArrayList<>();
-        mesh.assignments().stream().filter(a -> a.node().equals(nodeName)).map(Assignment::module).distinct()
-                .sorted().map(modules::get).filter(Objects::nonNull).forEach(manifest -> new Explainer(node, manifest,
-                        Substitution.of(manifest, seating.bindings(node, mesh.layout())), explanations).explain());
+        for (String nodeName : nodeNames) {
+            Node node = nodes.get(nodeName);
+            if (node == null) {
+                continue;
+            }
+            mesh.assignments().stream().filter(a -> a.node().equals(nodeName)).map(Assignment::module).distinct()
+                    .sorted().map(modules::get).filter(Objects::nonNull).forEach(manifest -> new Explainer(node,
+                            manifest, Substitution.of(manifest, seating.bindings(node, mesh.layout())), explanations)
+                            .explain());
+        }
         return explanations;
     }
 

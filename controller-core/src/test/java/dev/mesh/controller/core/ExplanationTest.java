@@ -57,6 +57,15 @@ class ExplanationTest {
     }
 
     @Test
+    void of_severalNodes_isEachNodesInTurn_skippingUnknownNames() {
+        List<Explanation> both = Explanation.of(MESH, List.of("gamma", "nowhere", "alpha"));
+
+        List<Explanation> expected = new java.util.ArrayList<>(Explanation.of(MESH, "gamma"));
+        expected.addAll(Explanation.of(MESH, "alpha"));
+        assertThat(both).isEqualTo(expected);
+    }
+
+    @Test
     void of_unknownNode_isEmpty() {
         assertThat(Explanation.of(MESH, "nowhere")).isEmpty();
     }

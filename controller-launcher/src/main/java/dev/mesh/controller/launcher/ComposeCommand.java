@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -82,10 +81,8 @@ final class ComposeCommand implements Callable<Integer> {
         List<Declaration> declarations = composition.declarations().stream()
                 .filter(d -> node == null || d.node().equals(node)).toList();
         List<Problem> problems = node == null ? composition.problems() : problemsOf(composition, node);
-        List<Explanation> explanations = new ArrayList<>();
-        if (explain) {
-            declarations.forEach(d -> explanations.addAll(Explanation.of(mesh, d.node())));
-        }
+        List<Explanation> explanations = explain
+                ? Explanation.of(mesh, declarations.stream().map(Declaration::node).toList()) : List.of();
         if (out != null) {
             write(declarations);
         }
