@@ -30,6 +30,20 @@ public final class VerbException extends MeshException {
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
+
+        /**
+         * @param label a code as sent, e.g. {@code not-found}
+         * @return the code with that {@link #label()}
+         * @throws IllegalArgumentException when no code has it
+         */
+        public static Code of(String label) {
+            for (Code code : values()) {
+                if (code.label().equals(label)) {
+                    return code;
+                }
+            }
+            throw new IllegalArgumentException("no verb error code is labelled \"" + label + "\"");
+        }
     }
 
     private final Code code;

@@ -149,9 +149,8 @@ public final class Verbs {
         }
         if (earlier.error()) {
             JsonNode error = earlier.result();
-            throw new VerbException(VerbException.Code.valueOf(error.path("code").asString().toUpperCase(
-                    java.util.Locale.ROOT).replace('-', '_')), error.path("message").asString(),
-                    error.path("pointer").asString());
+            throw new VerbException(VerbException.Code.of(error.path("code").asString()),
+                    error.path("message").asString(), error.path("pointer").asString());
         }
         return earlier.result();
     }
