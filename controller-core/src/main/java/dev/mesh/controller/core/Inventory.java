@@ -31,15 +31,15 @@ public interface Inventory {
     Optional<Manifest> module(String name);
 
     /**
-     * Records a module version.
+     * Records a module version, keeping its document as pushed; it becomes the module's latest
+     * version, also when it was pushed before.
      *
-     * @param manifest the parsed manifest
-     * @param digest the digest of the manifest's bytes, which says whether two pushes are the same
+     * @param version the module version
      * @return {@code true} when it is new, {@code false} when the same version was pushed before
-     *     with the same content
+     *     with the same content (the same {@link ModuleVersion#digest()})
      * @throws VerbException {@code conflict} when that version was pushed before with other content
      */
-    boolean push(Manifest manifest, String digest);
+    boolean push(ModuleVersion version);
 
     /** @return every assignment, by node then module */
     List<Assignment> assignments();
@@ -53,12 +53,31 @@ public interface Inventory {
     /** @return each node's last acknowledged declaration, by node name */
     Map<String, Declaration> acknowledged();
 
+    /** Records the declaration a node reports it applied, replacing the one it applied before. */
+    void acknowledge(Declaration declaration);
+
     /** @return ids of the builds done ({@code build:MODULE@VERSION/ARTIFACT}) */
     Set<String> built();
 
     /** @return ids of the builds requested and not done yet */
     Set<String> requested();
 
-    /** @return {@code true} when the build was not requested before */
+    /**
+     * @param buildId {@code build:MODULE@VERSION/ARTIFACT}
+     * @return {@code true} when the build is new: neither requested nor done before (a build that
+     *     failed may be requested again)
+     * @throws IllegalArgumentException when the id is not of that form
+     */
     boolean request(String buildId);
+
+    /**
+     * Records how a requested build ended: it is no longer requested; when it succeeded it is
+     * {@linkplain #built() built} and never requested again, when it failed it may be.
+     *
+     * @param buildId {@code build:MODULE@VERSION/ARTIFACT}
+     * @param succeeded whether the builder reported success
+     * @param detail what the builder reported, or {@code ""}
+     * @throws IllegalArgumentException when the id is not of that form
+     */
+    void finish(String buildId, boolean succeeded, String detail);
 }

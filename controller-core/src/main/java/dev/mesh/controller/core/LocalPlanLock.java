@@ -18,6 +18,17 @@ public final class LocalPlanLock implements PlanLock {
         }
     }
 
+    /** Nothing to take in one process: the epoch stays 1. */
+    @Override
+    public long acquire() {
+        return 1;
+    }
+
+    @Override
+    public void release() {
+        // One process: nothing was taken.
+    }
+
     @Override
     public long epoch() {
         return 1;

@@ -5,10 +5,12 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * An {@link Inventory} in memory, for offline use and tests. Thread-safe: every method holds the
@@ -16,11 +18,11 @@ import java.util.TreeSet;
  */
 public final class MemoryInventory implements Inventory {
 
+    private static final Pattern BUILD_ID = Pattern.compile("build:[^@/]+@[^@/]+/[^@/]+");
+
     private final Map<String, Node> nodes = new TreeMap<>();
-    /** Module name → version → manifest. */
-    private final Map<String, Map<String, Manifest>> versions = new TreeMap<>();
-    /** "MODULE@VERSION" → digest of the pushed bytes. */
-    private final Map<String, String> digests = new TreeMap<>();
+    /** "MODULE@VERSION" → the version as first pushed. */
+    private final Map<String, ModuleVersion> versions = new TreeMap<>();
     /** Module name → the version pushed last. */
     private final Map<String, String> latest = new TreeMap<>();
     private final Set<Assignment> assignments = new TreeSet<>(
@@ -46,26 +48,24 @@ public final class MemoryInventory implements Inventory {
 
     @Override
     public synchronized List<Manifest> modules() {
-        return latest.entrySet().stream().map(e -> versions.get(e.getKey()).get(e.getValue())).toList();
+        return latest.entrySet().stream().map(e -> versions.get(e.getKey() + "@" + e.getValue()).manifest()).toList();
     }
 
     @Override
     public synchronized Optional<Manifest> module(String name) {
         String version = latest.get(name);
-        return version == null ? Optional.empty() : Optional.of(versions.get(name).get(version));
+        return version == null ? Optional.empty() : Optional.of(versions.get(name + "@" + version).manifest());
     }
 
     @Override
-    public synchronized boolean push(Manifest manifest, String digest) {
-        String key = manifest.module() + "@" + manifest.version();
-        String before = digests.putIfAbsent(key, digest);
-        if (before != null && !before.equals(digest)) {
-            throw new VerbException(VerbException.Code.CONFLICT, "version " + manifest.version() + " of module "
-                    + manifest.module() + " was pushed before with other content; give the new content a new version",
+    public synchronized boolean push(ModuleVersion version) {
+        ModuleVersion before = versions.putIfAbsent(version.module() + "@" + version.version(), version);
+        if (before != null && !before.digest().equals(version.digest())) {
+            throw new VerbException(VerbException.Code.CONFLICT, "version " + version.version() + " of module "
+                    + version.module() + " was pushed before with other content; give the new content a new version",
                     "/manifest/version");
         }
-        versions.computeIfAbsent(manifest.module(), m -> new TreeMap<>()).put(manifest.version(), manifest);
-        latest.put(manifest.module(), manifest.version());
+        latest.put(version.module(), version.version());
         return before == null;
     }
 
@@ -89,7 +89,7 @@ public final class MemoryInventory implements Inventory {
         return Map.copyOf(acknowledged);
     }
 
-    /** Records what a node reports it applied. */
+    @Override
     public synchronized void acknowledge(Declaration declaration) {
         acknowledged.put(declaration.node(), declaration);
     }
@@ -99,10 +99,14 @@ public final class MemoryInventory implements Inventory {
         return Set.copyOf(built);
     }
 
-    /** Records a finished build. */
-    public synchronized void build(String buildId) {
-        built.add(buildId);
+    @Override
+    public synchronized void finish(String buildId, boolean succeeded, String detail) {
+        checkBuildId(buildId);
+        Objects.requireNonNull(detail, "detail");
         requested.remove(buildId);
+        if (succeeded) {
+            built.add(buildId);
+        }
     }
 
     @Override
@@ -112,6 +116,14 @@ public final class MemoryInventory implements Inventory {
 
     @Override
     public synchronized boolean request(String buildId) {
+        checkBuildId(buildId);
         return !built.contains(buildId) && requested.add(buildId);
+    }
+
+    private static void checkBuildId(String buildId) {
+        if (!BUILD_ID.matcher(buildId).matches()) {
+            throw new IllegalArgumentException("build id \"" + buildId
+                    + "\" is not of the form build:MODULE@VERSION/ARTIFACT");
+        }
     }
 }

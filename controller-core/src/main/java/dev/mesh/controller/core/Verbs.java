@@ -236,20 +236,20 @@ public final class Verbs {
     }
 
     private Map<String, Object> push(JsonNode manifestJson) {
-        Manifest manifest;
+        ModuleVersion version;
         try {
-            manifest = Manifest.parse(MAPPER.writeValueAsBytes(manifestJson), "manifest");
+            version = ModuleVersion.parse(MAPPER.writeValueAsString(manifestJson), "manifest");
         } catch (ManifestException e) {
             Problem first = e.problems().getFirst();
             throw new VerbException(VerbException.Code.INVALID, "the manifest has " + e.problems().size()
                     + " problem" + (e.problems().size() == 1 ? "" : "s") + "; the first: " + first.message()
                     + (first.hint() == null ? "" : " (" + first.hint() + ")"), "/manifest" + first.location().pointer());
         }
-        boolean changed = inventory.push(manifest, CanonicalJson.digest(MAPPER.treeToValue(manifestJson, Object.class)));
+        boolean changed = inventory.push(version);
         if (changed) {
-            events.publish("module", Map.of("module", manifest.module(), "version", manifest.version()));
+            events.publish("module", Map.of("module", version.module(), "version", version.version()));
         }
-        return Map.of("module", manifest.module(), "version", manifest.version(), "changed", changed);
+        return Map.of("module", version.module(), "version", version.version(), "changed", changed);
     }
 
     private Map<String, Object> build(String module, String artifact) {

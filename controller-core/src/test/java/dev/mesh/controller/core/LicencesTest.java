@@ -28,7 +28,7 @@ class LicencesTest {
         for (String node : new String[] {"alpha", "beta", "gamma"}) {
             inventory.report(new Node(node, "10.0.0." + node.length(), "debian-12"));
         }
-        inventory.push(Manifest.parse("{\"module\": \"web\", \"version\": \"1.0.0\"}"), "sha256:web");
+        inventory.push(ModuleVersion.parse("{\"module\": \"web\", \"version\": \"1.0.0\"}", "manifest"));
     }
 
     private void assign(String node) {

@@ -24,7 +24,7 @@ class RequestRecordsTest {
     @BeforeEach
     void oneNodeOneModule() {
         inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
-        inventory.push(Manifest.parse("{\"module\": \"web\", \"version\": \"1.0.0\"}"), "sha256:web");
+        inventory.push(ModuleVersion.parse("{\"module\": \"web\", \"version\": \"1.0.0\"}", "manifest"));
     }
 
     @Test

@@ -28,7 +28,7 @@ import org.jooq.impl.DSL;
  *
  * <p>Thread-safe.
  */
-final class FencedWrites {
+final class FencedWrites implements Writes {
 
     private static final Table<?> PG_LOCKS = table(name("pg_catalog", "pg_locks"));
     private static final Field<String> LOCKTYPE = field(name("locktype"), String.class);
@@ -63,10 +63,12 @@ final class FencedWrites {
      * @return what {@code work} returns
      * @throws VerbException {@code unavailable} when the lock was lost, now or before: another
      *     controller took a newer epoch, or the holder's session ended
-     * @throws IllegalStateException outside {@link PgPlanLock#holding}
+     * @throws IllegalStateException when the lock is neither held ({@link PgPlanLock#holding}) nor
+     *     {@linkplain PgPlanLock#acquire() acquired}
      * @throws StoreException when the database fails
      */
-    <T> T write(String what, Function<DSLContext, T> work) {
+    @Override
+    public <T> T write(String what, Function<DSLContext, T> work) {
         return write(what, (tx, epoch) -> work.apply(tx));
     }
 

@@ -18,26 +18,29 @@ import dev.mesh.controller.core.CanonicalJson;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.DeclarationReader;
 import dev.mesh.controller.core.Inventory;
+import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.store.internal.BuildId;
-import dev.mesh.controller.store.internal.ManifestDocument;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.JSON;
 import org.jooq.Record3;
+import org.jooq.Record4;
 import org.jooq.SQLDialect;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
@@ -47,18 +50,56 @@ import org.jooq.impl.DSL;
  * transaction; concurrent callers, in this process or another, see each other's committed
  * changes.
  *
+ * <p>The controller's inventory is <em>fenced</em> by its plan lock: the writes that change what
+ * is planned — {@link #push}, {@link #assign}, {@link #unassign}, {@link #request} — check in their
+ * transaction that this controller's epoch is current (DESIGN.md section 10), so a controller that
+ * lost the lock cannot change the plan. What hosts and builders report — {@link #report},
+ * {@link #acknowledge}, {@link #finish} — is recorded by whoever receives it.
+ *
+ * <p>Manifests are parsed once per module version and kept: a version's content never changes
+ * (a push of other content under it is refused).
+ *
  * <p>Thread-safe. Methods throw {@link StoreException} when the database fails (it names the
  * operation and carries the driver's exception).
  */
 public final class PgInventory implements Inventory {
 
     private static final String SUCCEEDED = "succeeded";
+    private static final String FAILED = "failed";
 
     private final DSLContext db;
+    private final Writes planWrites;
+    private final Writes reports;
+    /** "MODULE@VERSION digest" → the manifest parsed from that version's document. */
+    private final Map<String, Manifest> parsed = new ConcurrentHashMap<>();
 
-    /** @param dataSource a login to the migrated {@code inventory} database */
-    public PgInventory(DataSource dataSource) {
+    private PgInventory(DataSource dataSource, Writes planWrites) {
         this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
+        this.planWrites = planWrites;
+        this.reports = Writes.plain(dataSource);
+    }
+
+    /**
+     * An inventory whose writes are not fenced: for tools and tests that are not a planning
+     * controller.
+     *
+     * @param dataSource a login to the migrated {@code inventory} database
+     */
+    public PgInventory(DataSource dataSource) {
+        this(Objects.requireNonNull(dataSource, "dataSource"), Writes.plain(dataSource));
+    }
+
+    /**
+     * The controller's inventory: its plan writes are fenced by {@code lock}, and run only while
+     * the lock is held ({@link PgPlanLock#holding}) or acquired ({@link PgPlanLock#acquire}).
+     *
+     * @param dataSource a login to the migrated {@code inventory} database
+     * @param lock the plan lock on the same database
+     * @return the fenced inventory
+     */
+    public static PgInventory fenced(DataSource dataSource, PgPlanLock lock) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        return new PgInventory(dataSource, new FencedWrites(dataSource, Objects.requireNonNull(lock, "lock")));
     }
 
     @Override
@@ -75,7 +116,7 @@ public final class PgInventory implements Inventory {
 
     @Override
     public void report(Node node) {
-        run("record node " + node.name(), tx -> tx.insertInto(NODES)
+        reports.write("record node " + node.name(), tx -> tx.insertInto(NODES)
                 .set(NODES.NAME, node.name())
                 .set(NODES.ADDRESS, node.address())
                 .set(NODES.SYSTEM, node.system())
@@ -88,50 +129,51 @@ public final class PgInventory implements Inventory {
 
     @Override
     public List<Manifest> modules() {
-        return run("list the modules", tx -> tx.select(MODULES.NAME, MODULES.LATEST_VERSION, MODULE_VERSIONS.MANIFEST)
+        return run("list the modules", tx -> tx.select(MODULES.NAME, MODULES.LATEST_VERSION, MODULE_VERSIONS.DIGEST,
+                        MODULE_VERSIONS.MANIFEST)
                 .from(MODULES).join(MODULE_VERSIONS).on(latest())
                 .orderBy(MODULES.NAME)
-                .fetch(PgInventory::manifest));
+                .fetch(this::manifest));
     }
 
     @Override
     public Optional<Manifest> module(String name) {
-        return run("read module " + name, tx -> tx.select(MODULES.NAME, MODULES.LATEST_VERSION, MODULE_VERSIONS.MANIFEST)
+        return run("read module " + name, tx -> tx.select(MODULES.NAME, MODULES.LATEST_VERSION, MODULE_VERSIONS.DIGEST,
+                        MODULE_VERSIONS.MANIFEST)
                 .from(MODULES).join(MODULE_VERSIONS).on(latest())
                 .where(MODULES.NAME.eq(name))
-                .fetchOptional(PgInventory::manifest));
+                .fetchOptional(this::manifest));
     }
 
     /**
      * {@inheritDoc}
      *
-     * <p>Keeps the manifest as a document {@link Manifest#parse} reads back; the version pushed
+     * <p>Keeps the document as pushed (a {@code json} column keeps its text); the version pushed
      * last, even when pushed again unchanged, is the module's current one.
      */
     @Override
-    public boolean push(Manifest manifest, String digest) {
-        String module = manifest.module();
-        String version = manifest.version();
-        return run("record version " + version + " of module " + module, tx -> tx.transactionResult(config -> {
-            DSLContext t = config.dsl();
-            int inserted = t.insertInto(MODULE_VERSIONS)
+    public boolean push(ModuleVersion pushed) {
+        String module = pushed.module();
+        String version = pushed.version();
+        return planWrites.write("record version " + version + " of module " + module, tx -> {
+            int inserted = tx.insertInto(MODULE_VERSIONS)
                     .set(MODULE_VERSIONS.MODULE, module)
                     .set(MODULE_VERSIONS.VERSION, version)
-                    .set(MODULE_VERSIONS.DIGEST, digest)
-                    .set(MODULE_VERSIONS.MANIFEST, JSON.valueOf(ManifestDocument.write(manifest)))
+                    .set(MODULE_VERSIONS.DIGEST, pushed.digest())
+                    .set(MODULE_VERSIONS.MANIFEST, JSON.valueOf(pushed.document()))
                     .onConflictDoNothing()
                     .execute();
             if (inserted == 0) {
-                String before = t.select(MODULE_VERSIONS.DIGEST).from(MODULE_VERSIONS)
+                String before = tx.select(MODULE_VERSIONS.DIGEST).from(MODULE_VERSIONS)
                         .where(MODULE_VERSIONS.MODULE.eq(module), MODULE_VERSIONS.VERSION.eq(version))
                         .fetchSingle(MODULE_VERSIONS.DIGEST);
-                if (!before.equals(digest)) {
+                if (!before.equals(pushed.digest())) {
                     throw new VerbException(VerbException.Code.CONFLICT, "version " + version + " of module " + module
                             + " was pushed before with other content; give the new content a new version",
                             "/manifest/version");
                 }
             }
-            t.insertInto(MODULES)
+            tx.insertInto(MODULES)
                     .set(MODULES.NAME, module)
                     .set(MODULES.LATEST_VERSION, version)
                     .onConflict(MODULES.NAME).doUpdate()
@@ -139,7 +181,7 @@ public final class PgInventory implements Inventory {
                     .set(MODULES.UPDATED_AT, currentOffsetDateTime())
                     .execute();
             return inserted == 1;
-        }));
+        });
     }
 
     @Override
@@ -150,7 +192,8 @@ public final class PgInventory implements Inventory {
 
     @Override
     public boolean assign(Assignment assignment) {
-        return run("assign " + assignment.module() + " to " + assignment.node(), tx -> tx.insertInto(ASSIGNMENTS)
+        String what = "assign " + assignment.module() + " to " + assignment.node();
+        return planWrites.write(what, tx -> tx.insertInto(ASSIGNMENTS)
                 .set(ASSIGNMENTS.NODE, assignment.node())
                 .set(ASSIGNMENTS.MODULE, assignment.module())
                 .onConflictDoNothing()
@@ -159,7 +202,8 @@ public final class PgInventory implements Inventory {
 
     @Override
     public boolean unassign(Assignment assignment) {
-        return run("unassign " + assignment.module() + " from " + assignment.node(), tx -> tx.deleteFrom(ASSIGNMENTS)
+        String what = "unassign " + assignment.module() + " from " + assignment.node();
+        return planWrites.write(what, tx -> tx.deleteFrom(ASSIGNMENTS)
                 .where(ASSIGNMENTS.NODE.eq(assignment.node()), ASSIGNMENTS.MODULE.eq(assignment.module()))
                 .execute() == 1);
     }
@@ -174,14 +218,9 @@ public final class PgInventory implements Inventory {
         });
     }
 
-    /**
-     * Records the declaration a node reports it applied, replacing the one it applied before.
-     *
-     * @param declaration the declaration, with its revision
-     * @throws StoreException when the database fails
-     */
+    @Override
     public void acknowledge(Declaration declaration) {
-        run("record the declaration node " + declaration.node() + " applied", tx -> tx
+        reports.write("record the declaration node " + declaration.node() + " applied", tx -> tx
                 .insertInto(ACKNOWLEDGED_DECLARATIONS)
                 .set(ACKNOWLEDGED_DECLARATIONS.NODE, declaration.node())
                 .set(ACKNOWLEDGED_DECLARATIONS.REVISION, declaration.revision())
@@ -220,7 +259,7 @@ public final class PgInventory implements Inventory {
     @Override
     public boolean request(String buildId) {
         BuildId id = BuildId.parse(buildId);
-        return run("request " + buildId, tx -> tx
+        return planWrites.write("request " + buildId, tx -> tx
                 .insertInto(BUILD_REQUESTS, BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
                 .select(select(val(id.module()), val(id.version()), val(id.artifact()))
                         .whereNotExists(selectOne().from(BUILDS).where(build(id), BUILDS.OUTCOME.eq(SUCCEEDED))))
@@ -229,29 +268,29 @@ public final class PgInventory implements Inventory {
     }
 
     /**
-     * Records a build that succeeded: it is built, and no longer requested.
+     * {@inheritDoc}
      *
-     * @param buildId {@code build:MODULE@VERSION/ARTIFACT}
-     * @throws IllegalArgumentException when the id is not of that form
-     * @throws StoreException when the database fails
+     * <p>Keeps the latest outcome and detail of each build.
      */
-    public void build(String buildId) {
+    @Override
+    public void finish(String buildId, boolean succeeded, String detail) {
         BuildId id = BuildId.parse(buildId);
-        run("record build " + buildId, tx -> tx.transactionResult(config -> {
-            DSLContext t = config.dsl();
-            t.deleteFrom(BUILD_REQUESTS).where(BUILD_REQUESTS.MODULE.eq(id.module()),
+        Objects.requireNonNull(detail, "detail");
+        reports.write("record build " + buildId, tx -> {
+            tx.deleteFrom(BUILD_REQUESTS).where(BUILD_REQUESTS.MODULE.eq(id.module()),
                     BUILD_REQUESTS.VERSION.eq(id.version()), BUILD_REQUESTS.ARTIFACT.eq(id.artifact())).execute();
-            return t.insertInto(BUILDS)
+            return tx.insertInto(BUILDS)
                     .set(BUILDS.MODULE, id.module())
                     .set(BUILDS.VERSION, id.version())
                     .set(BUILDS.ARTIFACT, id.artifact())
-                    .set(BUILDS.OUTCOME, SUCCEEDED)
+                    .set(BUILDS.OUTCOME, succeeded ? SUCCEEDED : FAILED)
+                    .set(BUILDS.DETAIL, detail)
                     .onConflict(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT).doUpdate()
                     .set(BUILDS.OUTCOME, excluded(BUILDS.OUTCOME))
-                    .set(BUILDS.DETAIL, "")
+                    .set(BUILDS.DETAIL, excluded(BUILDS.DETAIL))
                     .set(BUILDS.FINISHED_AT, currentOffsetDateTime())
                     .execute();
-        }));
+        });
     }
 
     private static Condition latest() {
@@ -262,11 +301,16 @@ public final class PgInventory implements Inventory {
         return BUILDS.MODULE.eq(id.module()).and(BUILDS.VERSION.eq(id.version())).and(BUILDS.ARTIFACT.eq(id.artifact()));
     }
 
-    private static Manifest manifest(Record3<String, String, JSON> row) {
+    private Manifest manifest(Record4<String, String, String, JSON> row) {
         String module = row.value1();
         String version = row.value2();
+        return parsed.computeIfAbsent(module + "@" + version + " " + row.value3(), key -> parse(module, version,
+                row.value4()));
+    }
+
+    private static Manifest parse(String module, String version, JSON document) {
         try {
-            return Manifest.parse(row.value3().data().getBytes(StandardCharsets.UTF_8),
+            return Manifest.parse(document.data().getBytes(StandardCharsets.UTF_8),
                     "inventory:module_versions/" + module + "@" + version);
         } catch (ManifestException e) {
             throw new StoreException("version " + version + " of module " + module + " in the inventory database is "

@@ -21,8 +21,12 @@ import org.slf4j.LoggerFactory;
  * Core's {@link PlanLock} across controllers (DESIGN.md section 10): a PostgreSQL advisory lock
  * ({@code pg_advisory_lock}) held by a dedicated session on the {@code inventory} database, taken
  * for each piece of plan work and released after it. Taking it increments the fencing epoch in the
- * {@code leadership} table; every plan write ({@link PlanRecords}) checks, in its transaction, that
- * the epoch is still the one this holder took and that its session still holds the lock.
+ * {@code leadership} table; every plan write ({@link PlanRecords}, and the plan inputs a fenced
+ * {@link PgInventory} writes) checks, in its transaction, that the epoch is still the one this
+ * holder took and that its session still holds the lock. An active controller
+ * {@linkplain #acquire() acquires} the lock once and keeps it, with its epoch, until it
+ * {@linkplain #release() releases} it: the lock follows the active consumer (DESIGN.md section 10),
+ * and a verb then pays for no lock round trip.
  *
  * <p>A lock whose session ends while it is held (the server terminated it, the network was cut) is
  * <em>lost</em>: this controller stops planning. Every later {@link #holding} and plan write fails
@@ -54,6 +58,8 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     /** Only the thread holding {@link #turn} changes these; others read them. */
     private LockSession session;
     private volatile Held held;
+    /** Whether {@link #held} lasts until {@link #release()} rather than to the end of one work. */
+    private boolean acquired;
     private volatile String lost;
     private volatile boolean closed;
 
@@ -110,13 +116,69 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                 throw new IllegalStateException("the plan lock of " + holder + " is closed");
             }
             refuseIfLost();
+            if (acquired) {
+                return work.get();
+            }
             Held taken = take();
             held = taken;
             try {
                 return work.get();
             } finally {
                 held = null;
-                release(taken);
+                giveBack(taken);
+            }
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits for work in this process that holds the lock to end, then takes the advisory lock
+     * (waiting up to the configured wait) and increments the epoch. The lock session stays open
+     * until {@link #release()}; when it ends meanwhile the lock is lost, and the next plan write
+     * or {@link #holding} says so.
+     *
+     * @throws VerbException {@code unavailable} when another controller kept the lock past the
+     *     wait, the database cannot be reached, or this lock was lost before
+     * @throws IllegalStateException after {@link #close()}
+     */
+    @Override
+    public long acquire() {
+        turn.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("the plan lock of " + holder + " is closed");
+            }
+            refuseIfLost();
+            if (!acquired) {
+                held = take();
+                acquired = true;
+                LOG.info("plan lock acquired holder={} epoch={}", holder, held.epoch());
+            }
+            return held.epoch();
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits for work in this process that holds the lock to end, then releases the advisory
+     * lock; the lock is lost when its session no longer held it.
+     */
+    @Override
+    public void release() {
+        turn.lock();
+        try {
+            if (acquired) {
+                Held taken = held;
+                acquired = false;
+                held = null;
+                giveBack(taken);
+                LOG.info("plan lock released holder={} epoch={}", holder, taken.epoch());
             }
         } finally {
             turn.unlock();
@@ -156,6 +218,8 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         closed = true;
         turn.lock();
         try {
+            acquired = false;
+            held = null;
             if (session != null) {
                 session.close();
                 session = null;
@@ -169,14 +233,15 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
      * What the current holder holds, for a fenced write.
      *
      * @throws VerbException {@code unavailable} when the lock was lost
-     * @throws IllegalStateException when nobody holds it: plan writes run inside {@link #holding}
+     * @throws IllegalStateException when this controller neither holds it in {@link #holding} nor
+     *     has {@linkplain #acquire() acquired} it
      */
     Held held() {
         refuseIfLost();
         Held now = held;
         if (now == null) {
-            throw new IllegalStateException("a plan write must run inside PlanLock.holding (" + holder
-                    + " does not hold the plan lock)");
+            throw new IllegalStateException("a plan write must run inside PlanLock.holding or after PlanLock.acquire ("
+                    + holder + " does not hold the plan lock)");
         }
         return now;
     }
@@ -260,7 +325,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     }
 
     /** Releases the lock; a session that no longer held it means the lock was lost during the work. */
-    private void release(Held taken) {
+    private void giveBack(Held taken) {
         boolean released;
         try {
             released = session.unlock();

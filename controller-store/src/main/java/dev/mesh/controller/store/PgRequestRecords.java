@@ -3,6 +3,7 @@ package dev.mesh.controller.store;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.REQUEST_RECORDS;
 
 import dev.mesh.controller.core.RequestRecords;
+import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -28,10 +29,33 @@ public final class PgRequestRecords implements RequestRecords {
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     private final DSLContext db;
+    private final Writes writes;
 
-    /** @param dataSource a login to the migrated {@code inventory} database */
-    public PgRequestRecords(DataSource dataSource) {
+    private PgRequestRecords(DataSource dataSource, Writes writes) {
         this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
+        this.writes = writes;
+    }
+
+    /**
+     * Records that anyone may write: for tools and tests that are not a planning controller.
+     *
+     * @param dataSource a login to the migrated {@code inventory} database
+     */
+    public PgRequestRecords(DataSource dataSource) {
+        this(Objects.requireNonNull(dataSource, "dataSource"), Writes.plain(dataSource));
+    }
+
+    /**
+     * The controller's records: like the mutations they record, they are written only by the
+     * holder of the plan lock with a current epoch.
+     *
+     * @param dataSource a login to the migrated {@code inventory} database
+     * @param lock the plan lock on the same database
+     * @return the fenced records
+     */
+    public static PgRequestRecords fenced(DataSource dataSource, PgPlanLock lock) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        return new PgRequestRecords(dataSource, new FencedWrites(dataSource, Objects.requireNonNull(lock, "lock")));
     }
 
     @Override
@@ -48,19 +72,14 @@ public final class PgRequestRecords implements RequestRecords {
 
     @Override
     public void record(Recorded recorded) {
-        try {
-            db.insertInto(REQUEST_RECORDS)
-                    .set(REQUEST_RECORDS.REQUEST_ID, recorded.requestId())
-                    .set(REQUEST_RECORDS.PRINCIPAL, recorded.principal())
-                    .set(REQUEST_RECORDS.VERB, recorded.verb())
-                    .set(REQUEST_RECORDS.ARGUMENTS_DIGEST, recorded.argumentsDigest())
-                    .set(REQUEST_RECORDS.RESULT, JSON.valueOf(MAPPER.writeValueAsString(recorded.result())))
-                    .set(REQUEST_RECORDS.IS_ERROR, recorded.error())
-                    .onConflictDoNothing()
-                    .execute();
-        } catch (DataAccessException e) {
-            throw new StoreException("could not record request " + recorded.requestId() + " in the inventory "
-                    + "database: " + e.getMessage(), e);
-        }
+        writes.write("record request " + recorded.requestId(), tx -> tx.insertInto(REQUEST_RECORDS)
+                .set(REQUEST_RECORDS.REQUEST_ID, recorded.requestId())
+                .set(REQUEST_RECORDS.PRINCIPAL, recorded.principal())
+                .set(REQUEST_RECORDS.VERB, recorded.verb())
+                .set(REQUEST_RECORDS.ARGUMENTS_DIGEST, recorded.argumentsDigest())
+                .set(REQUEST_RECORDS.RESULT, JSON.valueOf(MAPPER.writeValueAsString(recorded.result())))
+                .set(REQUEST_RECORDS.IS_ERROR, recorded.error())
+                .onConflictDoNothing()
+                .execute());
     }
 }

@@ -1,18 +1,22 @@
 package dev.mesh.controller.store;
 
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.BUILDS;
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.MODULE_VERSIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mesh.controller.core.CanonicalJson;
-import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.InventoryContract;
+import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.manifest.Manifest;
-import dev.mesh.controller.store.internal.ManifestDocument;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
+import javax.sql.DataSource;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,10 +28,12 @@ class PgInventoryIT extends InventoryContract {
 
     /** The inventory {@link #newInventory()} made for the current test, on a new database. */
     private PgInventory store;
+    private DataSource dataSource;
 
     @Override
     protected Inventory newInventory() {
-        store = new PgInventory(databases.migrated(Database.INVENTORY).dataSource());
+        dataSource = databases.migrated(Database.INVENTORY).dataSource();
+        store = new PgInventory(dataSource);
         return store;
     }
 
@@ -41,52 +47,41 @@ class PgInventoryIT extends InventoryContract {
     }
 
     @Test
-    void push_keepsTheWholeManifest() {
-        Manifest controller = Manifest.read(Path.of("../manifest.json"));
+    void push_keepsTheDocumentVerbatim() throws IOException {
+        String document = Files.readString(Path.of("../manifest.json"));
+        ModuleVersion controller = ModuleVersion.parse(document, "manifest.json");
 
-        assertThat(store.push(controller, "sha256:controller")).isTrue();
+        assertThat(store.push(controller)).isTrue();
 
+        assertThat(DSL.using(dataSource, SQLDialect.POSTGRES).select(MODULE_VERSIONS.MANIFEST).from(MODULE_VERSIONS)
+                .fetchSingle().value1().data()).isEqualTo(document);
         Manifest back = store.module(controller.module()).orElseThrow();
-        assertThat(ManifestDocument.write(back)).isEqualTo(ManifestDocument.write(controller));
-        assertThat(back.requirements()).isEqualTo(controller.requirements());
+        assertThat(back.requirements()).isEqualTo(controller.manifest().requirements());
+        assertThat(back.artifacts()).hasSameSizeAs(controller.manifest().artifacts());
         assertThat(store.modules()).hasSize(1);
     }
 
     @Test
     void push_anOlderVersionAgain_makesItTheCurrentOne() {
-        Manifest one = Manifest.parse("{\"module\": \"store\", \"version\": \"1\"}");
-        Manifest two = Manifest.parse("{\"module\": \"store\", \"version\": \"2\"}");
-        store.push(one, "sha256:1");
-        store.push(two, "sha256:2");
+        ModuleVersion one = ModuleVersion.parse("{\"module\": \"store\", \"version\": \"1\"}", "manifest");
+        ModuleVersion two = ModuleVersion.parse("{\"module\": \"store\", \"version\": \"2\"}", "manifest");
+        store.push(one);
+        store.push(two);
 
-        assertThat(store.push(one, "sha256:1")).isFalse();
+        assertThat(store.push(one)).isFalse();
         assertThat(store.module("store")).get().extracting(Manifest::version).isEqualTo("1");
     }
 
     @Test
-    void acknowledge_keepsTheLatestDeclarationPerNode() {
-        Declaration first = declaration("alpha", "store");
-        Declaration second = declaration("alpha", "broker");
-        Declaration beta = declaration("beta", "store");
-
-        store.acknowledge(first);
-        store.acknowledge(beta);
-        store.acknowledge(second);
-
-        assertThat(store.acknowledged()).isEqualTo(Map.of("alpha", second, "beta", beta));
-    }
-
-    @Test
-    void build_isBuiltAndNoLongerRequested_andNotRequestedAgain() {
+    void finish_keepsTheLatestOutcomeAndDetail() {
         store.request("build:store@1/server");
-        store.request("build:bus@2.0/bus");
+        store.finish("build:store@1/server", false, "go build: exit status 1");
+        store.request("build:store@1/server");
+        store.finish("build:store@1/server", true, "");
 
-        store.build("build:store@1/server");
-
+        assertThat(DSL.using(dataSource, SQLDialect.POSTGRES).select(BUILDS.OUTCOME, BUILDS.DETAIL).from(BUILDS)
+                .fetchSingle().intoArray()).containsExactly("succeeded", "");
         assertThat(store.built()).containsExactly("build:store@1/server");
-        assertThat(store.requested()).containsExactly("build:bus@2.0/bus");
-        assertThat(store.request("build:store@1/server")).isFalse();
-        assertThat(store.requested()).containsExactly("build:bus@2.0/bus");
     }
 
     @Test
@@ -104,11 +99,5 @@ class PgInventoryIT extends InventoryContract {
                 .isInstanceOf(StoreException.class)
                 .hasMessageStartingWith("could not list the nodes in the inventory database: ")
                 .hasMessageContaining("relation \"nodes\" does not exist");
-    }
-
-    private static Declaration declaration(String node, String account) {
-        Declaration unsigned = new Declaration(node, "", List.of(new Declaration.Account(account, "", "")), List.of(),
-                List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
-        return unsigned.withRevision(CanonicalJson.digest(unsigned));
     }
 }

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mesh.controller.core.Licences.Licence;
 import dev.mesh.controller.core.LocalPlanLock;
 import dev.mesh.controller.core.MemoryEvents;
+import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.Verbs;
 import dev.mesh.controller.manifest.Layout;
-import dev.mesh.controller.manifest.Manifest;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -53,7 +53,7 @@ class PgLicencesIT {
     void assign_overTheStore_refusesPastTheLicenceAndChangesNothing() {
         inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
         inventory.report(new Node("beta", "10.0.0.2", "debian-12"));
-        inventory.push(Manifest.parse("{\"module\": \"web\", \"version\": \"1.0.0\"}"), "sha256:web");
+        inventory.push(ModuleVersion.parse("{\"module\": \"web\", \"version\": \"1.0.0\"}", "manifest"));
         licences.grant("web", 1, NOW.plusSeconds(3600));
         Verbs verbs = Verbs.of(inventory, licences, new LocalPlanLock(), new MemoryEvents(), Layout.DEFAULT,
                 Clock.fixed(NOW, ZoneOffset.UTC));

@@ -192,7 +192,57 @@ class PgPlanLockIT {
 
         assertThatThrownBy(() -> new FencedWrites(source, a).write("write the counter", tx -> 1))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("a plan write must run inside PlanLock.holding (ctl-a does not hold the plan lock)");
+                .hasMessage("a plan write must run inside PlanLock.holding or after PlanLock.acquire (ctl-a does not "
+                        + "hold the plan lock)");
+    }
+
+    @Test
+    void acquire_keepsOneEpochForEveryWorkUntilReleased() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        FencedWrites writes = new FencedWrites(source, a);
+
+        assertThat(a.acquire()).isEqualTo(1);
+        assertThat(a.acquire()).as("acquired already: the same epoch").isEqualTo(1);
+        assertThat(a.holding(a::epoch)).isEqualTo(1);
+        assertThat(a.holding(a::epoch)).isEqualTo(1);
+        writes.write("write the counter", tx -> tx.update(COUNTER).set(VALUE, 5L).execute());
+        a.release();
+
+        assertThat(counter()).isEqualTo(5);
+        assertThat(a.holding(a::epoch)).as("released: each work takes the lock again").isEqualTo(2);
+        assertThatThrownBy(() -> writes.write("write the counter", tx -> 1)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void acquired_otherControllersWaitUntilRelease() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        PgPlanLock b = lock("ctl-b", Duration.ofMillis(200));
+        a.acquire();
+
+        assertThatThrownBy(b::acquire)
+                .isInstanceOf(VerbException.class)
+                .hasMessageContaining("held by another controller (holder ctl-a, epoch 1");
+        a.release();
+
+        assertThat(b.acquire()).isEqualTo(2);
+        assertThat(b.holding(b::epoch)).isEqualTo(2);
+    }
+
+    @Test
+    void acquiredSessionTerminated_nextFencedWriteFails_andAcquireRefuses() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        FencedWrites writes = new FencedWrites(source, a);
+        a.acquire();
+
+        assertThat(databases.terminate(a.sessionPid().orElseThrow())).isTrue();
+
+        assertThatThrownBy(() -> writes.write("write the counter", tx -> tx.update(COUNTER).set(VALUE, 1L).execute()))
+                .isInstanceOf(VerbException.class)
+                .hasMessageMatching("the plan lock was lost: its database session \\(pid \\d+\\) no longer holds it, so "
+                        + "epoch 1 could not write the counter; this controller stops planning");
+        assertThatThrownBy(a::acquire).isInstanceOf(VerbException.class);
+        assertThatThrownBy(() -> a.holding(() -> "plan work")).isInstanceOf(VerbException.class);
+        assertThat(counter()).isZero();
     }
 
     @Test

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.LocalPlanLock;
 import dev.mesh.controller.core.MemoryEvents;
+import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.RequestRecords.Recorded;
 import dev.mesh.controller.core.Verbs;
 import dev.mesh.controller.manifest.Layout;
-import dev.mesh.controller.manifest.Manifest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -49,7 +49,7 @@ class PgRequestRecordsIT {
     @Test
     void call_repeatedOverTheStore_runsOnce() {
         inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
-        inventory.push(Manifest.parse("{\"module\": \"web\", \"version\": \"1.0.0\"}"), "sha256:web");
+        inventory.push(ModuleVersion.parse("{\"module\": \"web\", \"version\": \"1.0.0\"}", "manifest"));
         Verbs verbs = Verbs.of(inventory, new LocalPlanLock(), new MemoryEvents(), Layout.DEFAULT)
                 .withRequestRecords(records);
         JsonNode args = JSON.readTree("{\"module\": \"web\", \"node\": \"alpha\"}");

@@ -1,0 +1,104 @@
+package dev.mesh.controller.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Inventory;
+import dev.mesh.controller.core.InventoryContract;
+import dev.mesh.controller.core.ModuleVersion;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.RequestRecords.Recorded;
+import dev.mesh.controller.core.VerbException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * The controller's inventory, fenced by its plan lock: core's {@link InventoryContract} while the
+ * lock is acquired, and the plan writes of a controller that lost the lock refused.
+ */
+class FencedInventoryIT extends InventoryContract {
+
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
+
+    private final List<PgPlanLock> locks = new ArrayList<>();
+    private Endpoint endpoint;
+    private DataSource source;
+    /** The lock of the contract's inventory, acquired before each test. */
+    private PgPlanLock contractLock;
+
+    @Override
+    protected Inventory newInventory() {
+        endpoint = databases.migrated(Database.INVENTORY);
+        source = endpoint.dataSource();
+        contractLock = lock("ctl-contract");
+        contractLock.acquire();
+        return PgInventory.fenced(source, contractLock);
+    }
+
+    @AfterEach
+    void close() {
+        locks.forEach(PgPlanLock::close);
+    }
+
+    @Test
+    void planWrites_withoutTheLock_areAProgrammingError_andReportsAreNot() {
+        PgPlanLock idle = lock("ctl-idle");
+        PgInventory inventory = PgInventory.fenced(source, idle);
+
+        assertThatThrownBy(() -> inventory.assign(new Assignment("web", "alpha")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("ctl-idle does not hold the plan lock");
+        inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+
+        assertThat(inventory.nodes()).extracting(Node::name).containsExactly("alpha");
+        assertThat(inventory.assignments()).isEmpty();
+    }
+
+    @Test
+    void controllerThatLostTheLock_cannotChangeThePlan_andChangesNothing() {
+        contractLock.release();
+        PgPlanLock a = lock("ctl-a");
+        PgPlanLock b = lock("ctl-b");
+        PgInventory aInventory = PgInventory.fenced(source, a);
+        PgRequestRecords aRecords = PgRequestRecords.fenced(source, a);
+        a.acquire();
+        aInventory.assign(new Assignment("web", "alpha"));
+
+        databases.terminate(a.sessionPid().orElseThrow());
+        // The standby takes over: a's session is gone, so the advisory lock is free.
+        b.acquire();
+
+        for (Runnable write : List.<Runnable>of(
+                () -> aInventory.assign(new Assignment("web", "beta")),
+                () -> aInventory.unassign(new Assignment("web", "alpha")),
+                () -> aInventory.push(ModuleVersion.parse("{\"module\": \"web\", \"version\": \"1\"}", "manifest")),
+                () -> aInventory.request("build:web@1/server"),
+                () -> aRecords.record(new Recorded("req-1", "ops", "assign", "sha256:x",
+                        JsonNodeFactory.instance.objectNode(), false)))) {
+            assertThatThrownBy(write::run)
+                    .isInstanceOfSatisfying(VerbException.class, e ->
+                            assertThat(e.code()).isEqualTo(VerbException.Code.UNAVAILABLE))
+                    .hasMessageContaining("this controller stops planning");
+        }
+
+        PgInventory reader = new PgInventory(source);
+        assertThat(reader.assignments()).containsExactly(new Assignment("web", "alpha"));
+        assertThat(reader.modules()).isEmpty();
+        assertThat(reader.requested()).isEmpty();
+        assertThat(new PgRequestRecords(source).find("req-1")).isEmpty();
+    }
+
+    private PgPlanLock lock(String holder) {
+        PgPlanLock lock = PgPlanLock.of(endpoint, source, holder, Duration.ofSeconds(5));
+        locks.add(lock);
+        return lock;
+    }
+}
