@@ -1,0 +1,229 @@
+package dev.mesh.controller.mcp;
+
+import dev.mesh.controller.core.Identity;
+import dev.mesh.controller.core.Tool;
+import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.mcp.internal.Handshake;
+import dev.mesh.controller.mcp.internal.JsonRpc;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The one dispatcher behind every transport: one JSON-RPC 2.0 message and who sends it in, the
+ * response out (none for a notification). It answers {@code initialize}, {@code ping},
+ * {@code tools/list} and {@code tools/call}; a verb's failure is a tool result with {@code isError},
+ * a malformed message a JSON-RPC error, and an unexpected failure the generic {@code -32603} with an
+ * incident id that the log has with the stack trace. See docs/mcp.md.
+ *
+ * <p>Never throws on any message. Thread-safe as long as the verbs and the identity are.
+ */
+public final class McpDispatcher {
+
+    /** The key in {@code params._meta} of {@code tools/call} whose string makes a mutating call idempotent. */
+    public static final String REQUEST_ID_META = "dev.mesh/request-id";
+    /** The largest message accepted, in bytes (1 MiB). */
+    public static final int MAX_MESSAGE_BYTES = JsonRpc.MAX_MESSAGE_BYTES;
+    /** The MCP protocol versions spoken, newest first. */
+    public static final List<String> PROTOCOL_VERSIONS = Handshake.VERSIONS;
+
+    private static final Logger LOG = LoggerFactory.getLogger(McpDispatcher.class);
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final int MAX_REQUEST_ID_LENGTH = 200;
+
+    private final Verbs verbs;
+    private final Identity identity;
+    private final String serverVersion;
+
+    private McpDispatcher(Verbs verbs, Identity identity, String serverVersion) {
+        this.verbs = Objects.requireNonNull(verbs, "verbs");
+        this.identity = Objects.requireNonNull(identity, "identity");
+        this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
+    }
+
+    /**
+     * @param verbs the verbs, one instance for every transport
+     * @param identity who may call which verb; {@link Identity#ANYONE} for the development controller
+     * @param serverVersion the controller's version, told in {@code serverInfo}
+     * @return the dispatcher
+     */
+    public static McpDispatcher of(Verbs verbs, Identity identity, String serverVersion) {
+        return new McpDispatcher(verbs, identity, serverVersion);
+    }
+
+    /**
+     * @param message one message as received: UTF-8 JSON, at most {@link #MAX_MESSAGE_BYTES}
+     * @param principal who sends it, as the transport authenticated it
+     * @return the response as UTF-8 JSON on one line, or empty for a notification
+     */
+    public Optional<byte[]> dispatch(byte[] message, String principal) {
+        return exchange(message, principal).response().map(JsonRpc::write);
+    }
+
+    /**
+     * @param message one parsed message
+     * @param principal who sends it, as the transport authenticated it
+     * @return the response, or empty for a notification
+     */
+    public Optional<JsonNode> dispatch(JsonNode message, String principal) {
+        return answer(JsonRpc.read(message), principal);
+    }
+
+    /**
+     * One message and its answer, for a transport that needs more than the response.
+     *
+     * @param method the method of a valid request or notification, {@code ""} for an invalid message
+     * @param status whether the message was served, was a notification, or was not a valid request
+     * @param answer the response, {@code null} for a notification
+     */
+    record Exchange(String method, Status status, JsonNode answer) {
+        /** What became of a message. */
+        enum Status { ANSWERED, NOTIFIED, INVALID }
+
+        Optional<JsonNode> response() {
+            return Optional.ofNullable(answer);
+        }
+    }
+
+    /** Like {@link #dispatch(byte[], String)}, saying also which method it was and whether the message was valid. */
+    Exchange exchange(byte[] message, String principal) {
+        JsonRpc.Incoming incoming = JsonRpc.read(message);
+        return switch (incoming) {
+            case JsonRpc.Invalid invalid -> new Exchange("", Exchange.Status.INVALID, invalid.response());
+            case JsonRpc.Notification notification -> new Exchange(notification.method(), Exchange.Status.NOTIFIED,
+                    answer(incoming, principal).orElse(null));
+            case JsonRpc.Request request -> new Exchange(request.method(), Exchange.Status.ANSWERED,
+                    answer(incoming, principal).orElseThrow());
+        };
+    }
+
+    private Optional<JsonNode> answer(JsonRpc.Incoming incoming, String principal) {
+        return switch (incoming) {
+            case JsonRpc.Invalid invalid -> Optional.of(invalid.response());
+            case JsonRpc.Notification notification -> {
+                // notifications/initialized, notifications/cancelled, …: nothing to do, nothing to say.
+                LOG.debug("mcp notification ignored method={}", notification.method());
+                yield Optional.empty();
+            }
+            case JsonRpc.Request request -> Optional.of(respond(request, principal));
+        };
+    }
+
+    private JsonNode respond(JsonRpc.Request request, String principal) {
+        try {
+            JsonNode result = switch (request.method()) {
+                case "initialize" -> Handshake.initialize(request.params(), serverVersion);
+                case "ping" -> NODES.objectNode();
+                case "tools/list" -> toolsList(verbs.tools());
+                case "tools/call" -> toolsCall(request.params(), principal);
+                default -> throw McpException.protocol(JsonRpc.METHOD_NOT_FOUND, "method not found: \""
+                        + request.method() + "\"; the methods are initialize, ping, tools/list and tools/call");
+            };
+            return JsonRpc.result(request.id(), result);
+        } catch (McpException e) {
+            return JsonRpc.error(request.id(), e.rpcCode(), e.getMessage());
+        } catch (RuntimeException e) {
+            // The transport boundary: whatever went wrong stays in the log; the client gets an id to quote.
+            String incident = UUID.randomUUID().toString();
+            LOG.error("mcp request failed incident={} method={} principal={}", incident, request.method(), principal,
+                    e);
+            return JsonRpc.error(request.id(), JsonRpc.INTERNAL_ERROR, "internal error: the controller could not "
+                    + "answer; it logged this as incident " + incident);
+        }
+    }
+
+    /**
+     * @param tools the verbs' tools
+     * @return the result of {@code tools/list}
+     */
+    static ObjectNode toolsList(List<Tool> tools) {
+        ObjectNode result = NODES.objectNode();
+        ArrayNode list = result.putArray("tools");
+        for (Tool tool : tools) {
+            ObjectNode entry = list.addObject();
+            entry.put("name", tool.name());
+            entry.put("description", tool.description());
+            entry.set("inputSchema", tool.inputSchema());
+            entry.set("outputSchema", tool.outputSchema());
+        }
+        return result;
+    }
+
+    private ObjectNode toolsCall(ObjectNode params, String principal) {
+        JsonNode name = params.get("name");
+        if (name == null || !name.isString()) {
+            throw McpException.protocol(JsonRpc.INVALID_PARAMS, "invalid params: tools/call needs \"name\", the "
+                    + "verb to call, a string" + (name == null ? "" : ", not " + JsonRpc.kind(name)));
+        }
+        JsonNode arguments = params.get("arguments");
+        if (arguments != null && !arguments.isObject()) {
+            throw McpException.protocol(JsonRpc.INVALID_PARAMS, "invalid params: \"arguments\" of tools/call must "
+                    + "be an object, not " + JsonRpc.kind(arguments));
+        }
+        String requestId = requestId(params.get("_meta"));
+        try {
+            identity.check(principal, name.asString());
+            JsonNode result = verbs.call(requestId, principal, name.asString(), arguments);
+            return toolResult(result, false);
+        } catch (VerbException e) {
+            return toolResult(toolError(e), true);
+        }
+    }
+
+    private static String requestId(JsonNode meta) {
+        if (meta == null) {
+            return null;
+        }
+        if (!meta.isObject()) {
+            throw McpException.protocol(JsonRpc.INVALID_PARAMS, "invalid params: \"_meta\" of tools/call must be an "
+                    + "object, not " + JsonRpc.kind(meta));
+        }
+        JsonNode id = meta.get(REQUEST_ID_META);
+        if (id == null) {
+            return null;
+        }
+        if (!id.isString() || id.asString().isEmpty() || id.asString().length() > MAX_REQUEST_ID_LENGTH) {
+            throw McpException.protocol(JsonRpc.INVALID_PARAMS, "invalid params: _meta[\"" + REQUEST_ID_META
+                    + "\"] must be a string of 1 to " + MAX_REQUEST_ID_LENGTH + " characters, not "
+                    + (id.isString() ? "one of " + id.asString().length() : JsonRpc.kind(id)));
+        }
+        return id.asString();
+    }
+
+    /**
+     * @param e a verb's failure
+     * @return its structured form: {@code code}, {@code message}, and {@code pointer} when there is one
+     */
+    static ObjectNode toolError(VerbException e) {
+        ObjectNode error = NODES.objectNode();
+        error.put("code", e.code().label());
+        error.put("message", e.getMessage());
+        if (!e.pointer().isEmpty()) {
+            error.put("pointer", e.pointer());
+        }
+        return error;
+    }
+
+    /**
+     * @param structured a verb's result or its error
+     * @param isError whether it is an error
+     * @return the {@code tools/call} result: the JSON as text content and as structured content
+     */
+    static ObjectNode toolResult(JsonNode structured, boolean isError) {
+        ObjectNode result = NODES.objectNode();
+        ObjectNode text = result.putArray("content").addObject();
+        text.put("type", "text");
+        text.put("text", JsonRpc.text(JsonRpc.write(structured)));
+        result.set("structuredContent", structured);
+        result.put("isError", isError);
+        return result;
+    }
+}
