@@ -1,0 +1,144 @@
+package dev.mesh.controller.mcp;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The secret every HTTP request carries ({@code Authorization: Bearer <token>}), and the file that
+ * holds it: {@code <state>/token}, mode 0600, created with that mode so it is never readable by
+ * anyone else, even for a moment. Its {@link #toString()} is {@code ***}.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class BearerToken {
+
+    /** The token file's name in the state directory. */
+    public static final String FILE_NAME = "token";
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+    private static final Set<PosixFilePermission> OWNER_DIRECTORY = PosixFilePermissions.fromString("rwx------");
+
+    private final byte[] value;
+
+    private BearerToken(String value) {
+        if (value.isEmpty() || !value.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+            throw new IllegalArgumentException("a bearer token is one or more visible ASCII characters");
+        }
+        this.value = value.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * @param value the token as sent
+     * @return it
+     * @throws IllegalArgumentException when it is empty or has other than visible ASCII characters
+     */
+    public static BearerToken of(String value) {
+        return new BearerToken(Objects.requireNonNull(value, "value"));
+    }
+
+    /** @return a new token: 32 random bytes, base64url */
+    public static BearerToken random() {
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        return new BearerToken(Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
+    }
+
+    /**
+     * Writes a new random token to {@code <stateDirectory>/token}, replacing any there: written to
+     * a temporary file created with mode 0600, then moved over the old one atomically. Creates the
+     * state directory (mode 0700) when it is missing.
+     *
+     * @param stateDirectory the controller's state directory
+     * @return the token written
+     * @throws McpException ({@link McpException.Kind#SETUP}) when the file cannot be written
+     */
+    public static BearerToken create(Path stateDirectory) {
+        Path file = stateDirectory.resolve(FILE_NAME);
+        BearerToken token = random();
+        Path temporary = stateDirectory.resolve(FILE_NAME + ".new");
+        try {
+            if (!Files.isDirectory(stateDirectory)) {
+                Files.createDirectories(stateDirectory, PosixFilePermissions.asFileAttribute(OWNER_DIRECTORY));
+            }
+            Files.deleteIfExists(temporary);
+            Files.createFile(temporary, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+            Files.write(temporary, token.value);
+            try {
+                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+            return token;
+        } catch (FileAlreadyExistsException e) {
+            throw McpException.setup("cannot write the token file " + file + ": " + temporary + " appeared while "
+                    + "it was written; is another controller starting in " + stateDirectory + "?", e);
+        } catch (IOException | UnsupportedOperationException e) {
+            throw McpException.setup("cannot write the token file " + file + " (" + e + "); the state directory "
+                    + "must be writable by this user on a POSIX file system", e);
+        }
+    }
+
+    /**
+     * Reads the token of {@code <stateDirectory>/token}, refusing a file that others may read.
+     *
+     * @param stateDirectory the controller's state directory
+     * @return the token
+     * @throws McpException ({@link McpException.Kind#SETUP}) when the file is missing, unreadable,
+     *     empty, or readable or writable by group or others
+     */
+    public static BearerToken read(Path stateDirectory) {
+        Path file = stateDirectory.resolve(FILE_NAME);
+        try {
+            Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file);
+            if (!OWNER_ONLY.containsAll(mode)) {
+                throw McpException.setup("the token file " + file + " has mode "
+                        + PosixFilePermissions.toString(mode) + ", so others may read it; run chmod 600 " + file
+                        + ", or delete it and restart the controller for a new one", null);
+            }
+            String value = Files.readString(file, StandardCharsets.US_ASCII).strip();
+            if (value.isEmpty() || !value.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+                throw McpException.setup("the token file " + file + " does not hold a token (visible ASCII "
+                        + "characters); delete it and restart the controller for a new one", null);
+            }
+            return new BearerToken(value);
+        } catch (NoSuchFileException e) {
+            throw McpException.setup("there is no token file " + file + "; is the controller running with the "
+                    + "state directory " + stateDirectory + "?", e);
+        } catch (IOException | UnsupportedOperationException e) {
+            throw McpException.setup("cannot read the token file " + file + " (" + e + ")", e);
+        }
+    }
+
+    /**
+     * @param candidate a token as received
+     * @return whether it is this token, compared in time that does not depend on where they differ
+     */
+    public boolean matches(String candidate) {
+        return candidate != null && MessageDigest.isEqual(value, candidate.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** @return the {@code Authorization} header's value: {@code Bearer <token>} */
+    public String header() {
+        return "Bearer " + new String(value, StandardCharsets.US_ASCII);
+    }
+
+    /** @return {@code ***}: the token never reaches a log */
+    @Override
+    public String toString() {
+        return "***";
+    }
+}

@@ -1,0 +1,176 @@
+package dev.mesh.controller.mcp;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import dev.mesh.controller.mcp.internal.Handshake;
+import dev.mesh.controller.mcp.internal.JsonRpc;
+import dev.mesh.controller.mcp.internal.Origins;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Locale;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/** One HTTP exchange of {@link McpHttpServer}: the checks in the order docs/mcp.md gives, then the dispatcher. */
+final class HttpExchanges implements HttpHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HttpExchanges.class);
+    private static final String JSON = "application/json";
+
+    private final McpDispatcher dispatcher;
+    private final BearerToken token;
+    private final String principal;
+
+    HttpExchanges(McpDispatcher dispatcher, BearerToken token, String principal) {
+        this.dispatcher = dispatcher;
+        this.token = token;
+        this.principal = principal;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) {
+        try (exchange) {
+            serve(exchange);
+        } catch (IOException e) {
+            // The client went away mid-exchange; nothing is left to tell it.
+            LOG.debug("mcp http exchange aborted remote={} reason={}", exchange.getRemoteAddress(), e.toString());
+        }
+    }
+
+    private void serve(HttpExchange exchange) throws IOException {
+        Headers headers = exchange.getRequestHeaders();
+        if (!exchange.getRequestURI().getRawPath().equals(McpHttpServer.PATH)) {
+            refuse(exchange, 404, "not found: the MCP endpoint is " + McpHttpServer.PATH);
+            return;
+        }
+        if (!Origins.allowed(headers.getFirst("Origin"))) {
+            refuse(exchange, 403, "forbidden: the origin " + headers.getFirst("Origin") + " is not this machine; "
+                    + "the verbs are served to loopback origins only");
+            return;
+        }
+        if (!authorized(headers.getFirst("Authorization"))) {
+            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"" + Handshake.SERVER_NAME + "\"");
+            refuse(exchange, 401, "unauthorized: send Authorization: Bearer <token>, the token in the "
+                    + "controller's state directory (file " + BearerToken.FILE_NAME + ")");
+            return;
+        }
+        if (!exchange.getRequestMethod().equals("POST")) {
+            exchange.getResponseHeaders().set("Allow", "POST");
+            refuse(exchange, 405, "method not allowed: " + exchange.getRequestMethod() + "; send each message "
+                    + "with POST (this server streams nothing, so there is no GET)");
+            return;
+        }
+        long declared = contentLength(headers.getFirst("Content-Length"));
+        if (declared > JsonRpc.MAX_MESSAGE_BYTES) {
+            tooLarge(exchange, declared);
+            return;
+        }
+        if (!isJson(headers.getFirst("Content-Type"))) {
+            refuse(exchange, 415, "unsupported media type: " + headers.getFirst("Content-Type") + "; send "
+                    + "Content-Type: application/json");
+            return;
+        }
+        if (!acceptsJson(headers.get("Accept"))) {
+            refuse(exchange, 406, "not acceptable: this server answers application/json only; include it in "
+                    + "Accept");
+            return;
+        }
+        String version = headers.getFirst("MCP-Protocol-Version");
+        if (version != null && !Handshake.VERSIONS.contains(version.strip())) {
+            refuse(exchange, 400, "bad request: MCP-Protocol-Version " + version + " is not spoken here; the versions "
+                    + "are " + String.join(", ", Handshake.VERSIONS));
+            return;
+        }
+        byte[] body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = in.readNBytes(JsonRpc.MAX_MESSAGE_BYTES + 1);
+        }
+        if (body.length > JsonRpc.MAX_MESSAGE_BYTES) {
+            tooLarge(exchange, -1);
+            return;
+        }
+        answer(exchange, dispatcher.exchange(body, principal));
+    }
+
+    private void answer(HttpExchange exchange, McpDispatcher.Exchange served) throws IOException {
+        switch (served.status()) {
+            case NOTIFIED -> exchange.sendResponseHeaders(202, -1);
+            case INVALID -> send(exchange, 400, served.answer());
+            case ANSWERED -> {
+                if (served.method().equals("initialize") && served.answer().has("result")) {
+                    // Sessions carry no state here: the id lets clients that want one have one (docs/mcp.md).
+                    exchange.getResponseHeaders().set("Mcp-Session-Id", UUID.randomUUID().toString());
+                }
+                send(exchange, 200, served.answer());
+            }
+        }
+    }
+
+    private boolean authorized(String authorization) {
+        if (authorization == null || authorization.length() < 7
+                || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return false;
+        }
+        return token.matches(authorization.substring(7).strip());
+    }
+
+    private static long contentLength(String header) {
+        if (header == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(header.strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semicolon = contentType.indexOf(';');
+        String type = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip();
+        return type.equalsIgnoreCase(JSON);
+    }
+
+    private static boolean acceptsJson(java.util.List<String> accept) {
+        if (accept == null || accept.isEmpty()) {
+            return true;
+        }
+        for (String header : accept) {
+            for (String range : header.split(",")) {
+                int semicolon = range.indexOf(';');
+                String type = (semicolon < 0 ? range : range.substring(0, semicolon)).strip()
+                        .toLowerCase(Locale.ROOT);
+                if (type.equals(JSON) || type.equals("application/*") || type.equals("*/*")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static void tooLarge(HttpExchange exchange, long size) throws IOException {
+        // Not reading the rest: the JDK's server drains a little of it, then closes the connection.
+        exchange.getResponseHeaders().set("Connection", "close");
+        refuse(exchange, 413, JsonRpc.tooLarge(size).replace("invalid request: ", "content too large: "));
+    }
+
+    private static void refuse(HttpExchange exchange, int status, String message) throws IOException {
+        send(exchange, status, JsonRpc.error(null, JsonRpc.INVALID_REQUEST, message));
+    }
+
+    private static void send(HttpExchange exchange, int status, JsonNode message) throws IOException {
+        byte[] bytes = JsonRpc.write(message);
+        exchange.getResponseHeaders().set("Content-Type", JSON);
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+}
