@@ -44,6 +44,13 @@ public interface Inventory {
     /** @return every assignment, by node then module */
     List<Assignment> assignments();
 
+    /**
+     * @param modules module names
+     * @return the assignments of those modules, by node then module: what a verb that needs only
+     *     some modules' assignments (the seats, of the modules that claim them) reads
+     */
+    List<Assignment> assignments(Set<String> modules);
+
     /** @return {@code true} when the assignment is new */
     boolean assign(Assignment assignment);
 

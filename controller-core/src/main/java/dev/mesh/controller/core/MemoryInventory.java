@@ -75,6 +75,11 @@ public final class MemoryInventory implements Inventory {
     }
 
     @Override
+    public synchronized List<Assignment> assignments(Set<String> modules) {
+        return assignments.stream().filter(a -> modules.contains(a.module())).toList();
+    }
+
+    @Override
     public synchronized boolean assign(Assignment assignment) {
         return assignments.add(assignment);
     }

@@ -18,8 +18,8 @@ final class Reads {
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("role", "active");
         status.put("epoch", epoch);
-        status.put("nodes", state.mesh().nodes().size());
-        status.put("modules", state.mesh().modules().size());
+        status.put("nodes", state.nodes().size());
+        status.put("modules", state.modules().size());
         status.put("assignments", state.mesh().assignments().size());
         status.put("plan", state.plan().summary());
         return status;
@@ -27,7 +27,7 @@ final class Reads {
 
     static Map<String, Object> nodes(State state) {
         List<Map<String, Object>> nodes = new ArrayList<>();
-        for (Node node : state.mesh().nodes()) {
+        for (Node node : state.nodes()) {
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("name", node.name());
             entry.put("address", node.address());
@@ -39,7 +39,7 @@ final class Reads {
     }
 
     static Map<String, Object> node(State state, String name) {
-        Node node = state.mesh().nodes().stream().filter(n -> n.name().equals(name)).findFirst()
+        Node node = state.nodes().stream().filter(n -> n.name().equals(name)).findFirst()
                 .orElseThrow(() -> new VerbException(VerbException.Code.NOT_FOUND, "there is no node \"" + name
                         + "\"; nodes report themselves when their host starts", "/name"));
         Map<String, Object> answer = new LinkedHashMap<>();
@@ -102,11 +102,11 @@ final class Reads {
 
     /** Both names exist, or the verb fails naming the one that does not. */
     static void require(State state, String module, String node) {
-        if (state.mesh().modules().stream().noneMatch(m -> m.module().equals(module))) {
+        if (state.modules().stream().noneMatch(m -> m.module().equals(module))) {
             throw new VerbException(VerbException.Code.NOT_FOUND, "there is no module \"" + module
                     + "\"; push its manifest first", "/module");
         }
-        if (state.mesh().nodes().stream().noneMatch(n -> n.name().equals(node))) {
+        if (state.nodes().stream().noneMatch(n -> n.name().equals(node))) {
             throw new VerbException(VerbException.Code.NOT_FOUND, "there is no node \"" + node
                     + "\"; nodes report themselves when their host starts", "/node");
         }

@@ -1,28 +1,35 @@
 package dev.mesh.controller.core;
 
 import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.manifest.Manifest;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * A consistent snapshot of the inventory for one verb: the mesh it describes and, computed only
- * when a verb asks for them, its seating and its plan against what the nodes acknowledged. A
- * {@code nodes} call never composes the mesh.
+ * The inventory as one verb sees it, read only as far as the verb asks: its nodes, its modules,
+ * the whole mesh, its seating and its plan against what the nodes acknowledged. A {@code nodes}
+ * call never composes the mesh, and reads only the assignments of the modules that claim seats.
  *
  * <p>Confined to the thread of one verb call.
  */
 final class State {
 
     private final Inventory inventory;
+    private final Layout layout;
     private final IncrementalPlanner planner;
-    private final Mesh mesh;
+    private List<Node> nodes;
+    private List<Manifest> modules;
+    private Mesh mesh;
     private Seating seating;
     private Planning planning;
     private Map<String, Declaration> acknowledged;
 
-    private State(Inventory inventory, IncrementalPlanner planner, Mesh mesh) {
+    private State(Inventory inventory, Layout layout, IncrementalPlanner planner) {
         this.inventory = inventory;
+        this.layout = layout;
         this.planner = planner;
-        this.mesh = mesh;
     }
 
     /**
@@ -30,17 +37,34 @@ final class State {
      *     the snapshot it planned before (its result equals {@link Planner#plan})
      */
     static State of(Inventory inventory, Layout layout, IncrementalPlanner planner) {
-        return new State(inventory, planner, new Mesh(inventory.nodes(), inventory.modules(),
-                inventory.assignments(), layout));
+        return new State(inventory, layout, planner);
+    }
+
+    List<Node> nodes() {
+        if (nodes == null) {
+            nodes = inventory.nodes();
+        }
+        return nodes;
+    }
+
+    List<Manifest> modules() {
+        if (modules == null) {
+            modules = inventory.modules();
+        }
+        return modules;
     }
 
     Mesh mesh() {
+        if (mesh == null) {
+            mesh = new Mesh(nodes(), modules(), inventory.assignments(), layout);
+        }
         return mesh;
     }
 
     Seating seating() {
         if (seating == null) {
-            seating = Seating.of(mesh.nodes(), mesh.modulesByName(), mesh.assignments());
+            seating = mesh != null ? Seating.of(mesh.nodes(), mesh.modulesByName(), mesh.assignments())
+                    : claimingSeating();
         }
         return seating;
     }
@@ -54,12 +78,20 @@ final class State {
 
     Planning planning() {
         if (planning == null) {
-            planning = planner.plan(mesh, acknowledged(), inventory.built());
+            planning = planner.plan(mesh(), acknowledged(), inventory.built());
         }
         return planning;
     }
 
     Plan plan() {
         return planning().plan();
+    }
+
+    /** Seats the mesh from the assignments of the modules that claim seats: the others hold none. */
+    private Seating claimingSeating() {
+        Map<String, Manifest> byName = modules().stream().collect(Collectors.toMap(Manifest::module, m -> m));
+        Set<String> claiming = modules().stream().filter(m -> !m.claims().isEmpty()).map(Manifest::module)
+                .collect(Collectors.toSet());
+        return Seating.of(nodes(), byName, claiming.isEmpty() ? List.of() : inventory.assignments(claiming));
     }
 }

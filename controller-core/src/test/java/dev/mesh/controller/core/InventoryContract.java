@@ -7,6 +7,7 @@ import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.Location;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -148,6 +149,18 @@ public abstract class InventoryContract {
         assertThat(inventory.unassign(assignment)).isTrue();
         assertThat(inventory.unassign(assignment)).isFalse();
         assertThat(inventory.assignments()).containsExactly(new Assignment("bus", "alpha"));
+    }
+
+    @Test
+    void assignments_ofSomeModules_areThoseInOrder() {
+        inventory.assign(new Assignment("store", "beta"));
+        inventory.assign(new Assignment("bus", "alpha"));
+        inventory.assign(new Assignment("web", "alpha"));
+        inventory.assign(new Assignment("store", "alpha"));
+
+        assertThat(inventory.assignments(Set.of("store", "web", "absent"))).containsExactly(
+                new Assignment("store", "alpha"), new Assignment("web", "alpha"), new Assignment("store", "beta"));
+        assertThat(inventory.assignments(Set.of())).isEmpty();
     }
 
     @Test

@@ -104,8 +104,9 @@ public final class PgInventory implements Inventory {
 
     @Override
     public List<Node> nodes() {
-        return run("list the nodes", tx -> tx.selectFrom(NODES).orderBy(NODES.NAME)
-                .fetch(r -> new Node(r.getName(), r.getAddress(), r.getSystem())));
+        return run("list the nodes", tx -> tx.select(NODES.NAME, NODES.ADDRESS, NODES.SYSTEM).from(NODES)
+                .orderBy(NODES.NAME)
+                .fetch(r -> new Node(r.value1(), r.value2(), r.value3())));
     }
 
     @Override
@@ -186,8 +187,18 @@ public final class PgInventory implements Inventory {
 
     @Override
     public List<Assignment> assignments() {
-        return run("list the assignments", tx -> tx.selectFrom(ASSIGNMENTS).orderBy(ASSIGNMENTS.NODE, ASSIGNMENTS.MODULE)
-                .fetch(r -> new Assignment(r.getModule(), r.getNode())));
+        return run("list the assignments", tx -> tx.select(ASSIGNMENTS.MODULE, ASSIGNMENTS.NODE).from(ASSIGNMENTS)
+                .orderBy(ASSIGNMENTS.NODE, ASSIGNMENTS.MODULE)
+                .fetch(r -> new Assignment(r.value1(), r.value2())));
+    }
+
+    @Override
+    public List<Assignment> assignments(Set<String> modules) {
+        return run("list the assignments of " + modules.size() + " modules", tx -> tx
+                .select(ASSIGNMENTS.MODULE, ASSIGNMENTS.NODE).from(ASSIGNMENTS)
+                .where(ASSIGNMENTS.MODULE.in(modules))
+                .orderBy(ASSIGNMENTS.NODE, ASSIGNMENTS.MODULE)
+                .fetch(r -> new Assignment(r.value1(), r.value2())));
     }
 
     @Override
