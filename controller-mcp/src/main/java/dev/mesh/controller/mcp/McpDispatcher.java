@@ -69,7 +69,7 @@ public final class McpDispatcher {
     }
 
     /**
-     * @param message one parsed message
+     * @param message one parsed message; the transport that parsed it bounds its size
      * @param principal who sends it, as the transport authenticated it
      * @return the response, or empty for a notification
      */

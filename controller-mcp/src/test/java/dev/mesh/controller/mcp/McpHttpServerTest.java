@@ -39,9 +39,10 @@ class McpHttpServerTest {
 
     @AfterEach
     void stop() {
+        // The server first: a client closing its connections while the server stops makes the stop wait its grace.
+        server.close();
         client.close();
         http.close();
-        server.close();
     }
 
     private HttpResponse<String> post(String body, String... headers) throws IOException, InterruptedException {

@@ -26,8 +26,8 @@ class StdioBridgeTest {
 
     @AfterEach
     void stop() {
-        client.close();
         server.close();
+        client.close();
     }
 
     /** Runs the bridge over the lines and returns what it wrote, one parsed message per line. */
