@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * Every request needs the bearer token; browsers' non-loopback origins are refused; a body over
  * 1 MiB is refused with {@code 413}. See docs/mcp.md for every status it answers.
  *
- * <p>Thread-safe; {@link #close()} may be called from any thread, more than once.
+ * <p>Thread-safe; {@link #stop()} may be called from any thread, more than once.
  */
 public final class McpHttpServer implements AutoCloseable {
 
@@ -125,8 +125,7 @@ public final class McpHttpServer implements AutoCloseable {
      * Stops listening, lets the requests being served finish (for up to a second), then closes every
      * connection. Idempotent.
      */
-    @Override
-    public void close() {
+    public void stop() {
         synchronized (this) {
             if (stopped) {
                 return;
@@ -135,5 +134,11 @@ public final class McpHttpServer implements AutoCloseable {
         }
         server.stop(1);
         LOG.info("mcp http server stopped endpoint={}", endpoint);
+    }
+
+    /** The same as {@link #stop()}, for try-with-resources. */
+    @Override
+    public void close() {
+        stop();
     }
 }

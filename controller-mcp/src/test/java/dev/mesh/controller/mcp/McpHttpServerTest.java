@@ -342,11 +342,11 @@ class McpHttpServerTest {
     }
 
     @Test
-    void close_stopsServing_andMayBeCalledAgain() {
+    void stop_stopsServing_andMayBeCalledAgain() {
         client.listTools();
 
-        server.close();
-        server.close();
+        server.stop();
+        server.stop();
 
         assertThatThrownBy(client::listTools).isInstanceOfSatisfying(McpException.class,
                 e -> assertThat(e.kind()).isEqualTo(McpException.Kind.UNREACHABLE));
