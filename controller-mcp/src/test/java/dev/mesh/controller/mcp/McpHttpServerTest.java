@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Identity;
+import dev.mesh.controller.core.MemoryIdentity;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
 import java.io.ByteArrayInputStream;
@@ -132,6 +133,33 @@ class McpHttpServerTest {
 
         assertThat(second).isEqualTo(first);
         assertThat(fixtures.events.events()).hasSize(events);
+    }
+
+    @Test
+    void client_badParams_isAProtocolErrorWithItsCode() {
+        assertThatThrownBy(() -> client.callTool("status", Fixtures.JSON.readTree("[1]")))
+                .isInstanceOfSatisfying(McpException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(McpException.Kind.PROTOCOL);
+                    assertThat(e.rpcCode()).isEqualTo(-32602);
+                    assertThat(e.getMessage()).isEqualTo("tools/call status failed at " + server.endpoint()
+                            + ": invalid params: \"arguments\" of tools/call must be an object, not array");
+                });
+    }
+
+    @Test
+    void theTokenHoldersPrincipal_isWhomIdentityChecks() {
+        MemoryIdentity identity = new MemoryIdentity();
+        identity.grant("dev", "status");
+        try (McpHttpServer guarded = McpHttpServer.start(fixtures.dispatcher(identity),
+                McpHttpServer.Config.loopback(0, token, "dev"));
+                McpClient caller = McpClient.of(guarded.endpoint(), token)) {
+            assertThat(caller.callTool("status", null).path("modules").asInt()).isZero();
+            assertThatThrownBy(() -> caller.callTool("build", Fixtures.JSON.readTree("{\"module\": \"x\"}")))
+                    .isInstanceOfSatisfying(VerbException.class, e -> {
+                        assertThat(e.code()).isEqualTo(VerbException.Code.UNAUTHORIZED);
+                        assertThat(e.getMessage()).startsWith("\"dev\" may not call build");
+                    });
+        }
     }
 
     @Test
