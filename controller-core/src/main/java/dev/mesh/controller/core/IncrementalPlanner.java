@@ -142,7 +142,7 @@ public final class IncrementalPlanner {
         }
         List<Problem> unknownNames = unknown > 0 ? Composer.unknownNames(mesh, nodes, modules) : List.of();
         Composition composition = Composer.assemble(Composer.meshProblems(unknownNames, modules, seating), composed);
-        Planning planning = Planner.assemble(new Planner.Composed(modules, seating, composition, this::declared,
+        Planning planning = Planner.assemble(new Planner.Composed(modules, seating, composition,
                 Map.ofEntries(inputs)), diffs, built);
         previous = mesh;
         return planning;
@@ -300,11 +300,6 @@ public final class IncrementalPlanner {
         memory.acknowledgedSeen = acknowledged;
         memory.declaredSeen = declaration;
         return memory.changes;
-    }
-
-    private Declaration declared(String node) {
-        Remembered memory = remembered.get(node);
-        return memory == null ? null : memory.composed.declaration();
     }
 
     private boolean isKnown(Assignment assignment) {

@@ -1,31 +1,46 @@
 package dev.mesh.controller.core;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
  * The changes of one node, from its last acknowledged declaration (possibly none) to its new one,
  * in the order of DESIGN.md section 6, each requiring what must be in place before it on the same
- * node. Requirements across nodes and on builds are added by {@link Planner}.
+ * node — always changes of an earlier step, so every change comes after what it requires.
+ * Requirements across nodes and on builds are added by {@link Requirements}.
  *
  * @param changes the changes, in step order
  * @param orphans directories the node had and no longer declares
+ * @param runs the changes that start, restart or prepare a declared process, with that process, in
+ *     the order of {@code changes}: what {@link Requirements} links to builds and seat holders
  */
-record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
+record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans, List<Run> runs) {
 
     /** Nothing to change. */
-    static final NodeChanges NONE = new NodeChanges(List.of(), List.of());
+    static final NodeChanges NONE = new NodeChanges(List.of(), List.of(), List.of());
 
     NodeChanges {
         changes = List.copyOf(changes);
         orphans = List.copyOf(orphans);
+        runs = List.copyOf(runs);
+    }
+
+    /**
+     * A change that runs a declared process.
+     *
+     * @param at the change's place in {@code changes}
+     * @param change the change
+     * @param process the process as the new declaration declares it
+     * @param starts whether the change starts or restarts it; else it prepares it
+     */
+    record Run(int at, Plan.Change change, Declaration.Process process, boolean starts) {
     }
 
     /**
@@ -39,13 +54,13 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
         Diff diff = new Diff(before, after);
         diff.accounts();
         diff.directories();
-        diff.keyed(3, Declaration::secrets, s -> s.module() + "/" + s.name(), "secret",
+        diff.keyed(Step.SECRETS, Declaration::secrets, s -> s.module() + "/" + s.name(),
                 s -> diff.placing(s.path(), s.owner()));
-        diff.keyed(4, Declaration::accesses, a -> a.module() + ":" + a.path(), "access",
+        diff.keyed(Step.ACCESSES, Declaration::accesses, a -> a.module() + ":" + a.path(),
                 a -> diff.placing(a.path(), "root"));
         diff.processes();
         diff.containers();
-        return new NodeChanges(diff.ordered(), diff.orphans);
+        return diff.result();
     }
 
     /** The id of a step: {@code NODE/KIND:NAME}. */
@@ -53,9 +68,25 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
         return node + "/" + kind + ":" + name;
     }
 
-    /** A change and the step it belongs to (1 accounts, …, 7 containers). */
-    private record Step(int order, Plan.Change change) {
+    /** The steps of a node's changes, in order, each with the kind its ids name. */
+    private enum Step {
+        ACCOUNTS("account"), DIRECTORIES("directory"), SECRETS("secret"), ACCESSES("access"), PREPARE("prepare"),
+        PROCESSES("process"), CONTAINERS("container");
+
+        private final String kind;
+
+        Step(String kind) {
+            this.kind = kind;
+        }
     }
+
+    private static final List<String> CREATE = List.of("create");
+    private static final List<String> UPDATE = List.of("update");
+    private static final List<String> PREPARE = List.of("prepare");
+    private static final List<String> START = List.of("start");
+    private static final List<String> RESTART = List.of("restart");
+    private static final List<String> STOP = List.of("stop");
+    private static final List<String> REMOVE = List.of("remove");
 
     /** The comparison of two declarations of one node. */
     private static final class Diff {
@@ -63,14 +94,24 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
         private final String node;
         private final Declaration before;
         private final Declaration after;
-        /** Id → the change and its step; an id names its kind, hence its step, so ids do not repeat across steps. */
-        private final Map<String, Step> changes = new LinkedHashMap<>(64);
+        /** The new declaration's processes by name. */
+        private final Map<String, Declaration.Process> declared;
+        /**
+         * Per step, its changes by the name their id ends with: within a step every id has the same
+         * {@code NODE/KIND:} before the name, so they sort as their ids do, and a change added again
+         * under its id replaces the first. A requirement is the id of the change found here.
+         */
+        private final Map<Step, TreeMap<String, Plan.Change>> steps = new EnumMap<>(Step.class);
         private final List<Plan.Orphan> orphans = new ArrayList<>();
 
         private Diff(Declaration before, Declaration after) {
             this.node = after.node();
             this.before = before == null ? empty(after.node()) : before;
             this.after = after;
+            this.declared = index(after.processes(), Declaration.Process::name);
+            for (Step step : Step.values()) {
+                steps.put(step, new TreeMap<>());
+            }
         }
 
         private void accounts() {
@@ -78,52 +119,55 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
             for (Declaration.Account account : after.accounts()) {
                 Declaration.Account was = old.get(account.name());
                 if (was == null) {
-                    add(1, "account", account.name(), List.of("create"), "new account", List.of());
+                    add(Step.ACCOUNTS, account.name(), CREATE, "new account", List.of());
                 } else if (!was.equals(account)) {
-                    add(1, "account", account.name(), List.of("update"), "shell or home changed", List.of());
+                    add(Step.ACCOUNTS, account.name(), UPDATE, "shell or home changed", List.of());
                 }
             }
         }
 
         private void directories() {
             Map<String, Declaration.Directory> old = index(before.directories(), Declaration.Directory::path);
-            Map<String, Declaration.Directory> now = index(after.directories(), Declaration.Directory::path);
             for (Declaration.Directory directory : after.directories()) {
                 Declaration.Directory was = old.get(directory.path());
-                List<String> requires = accountChange(directory.owner());
+                List<String> requires = planned(Step.ACCOUNTS, directory.owner());
                 if (was == null) {
-                    add(2, "directory", directory.path(), List.of("create"), "new directory of module "
-                            + directory.module(), requires);
+                    add(Step.DIRECTORIES, directory.path(), CREATE, "new directory of module " + directory.module(),
+                            requires);
                 } else if (!was.equals(directory)) {
-                    add(2, "directory", directory.path(), List.of("update"), "mode or owner changed: " + was.mode()
-                            + " " + was.owner() + " → " + directory.mode() + " " + directory.owner(), requires);
+                    add(Step.DIRECTORIES, directory.path(), UPDATE, "mode or owner changed: " + was.mode() + " "
+                            + was.owner() + " → " + directory.mode() + " " + directory.owner(), requires);
                 }
             }
-            for (Declaration.Directory directory : before.directories()) {
-                if (!now.containsKey(directory.path())) {
-                    orphans.add(new Plan.Orphan(node, directory.module(), directory.path()));
+            if (!before.directories().isEmpty()) {
+                Map<String, Declaration.Directory> now = index(after.directories(), Declaration.Directory::path);
+                for (Declaration.Directory directory : before.directories()) {
+                    if (!now.containsKey(directory.path())) {
+                        orphans.add(new Plan.Orphan(node, directory.module(), directory.path()));
+                    }
                 }
             }
         }
 
-        private <T> void keyed(int step, Function<Declaration, List<T>> part, Function<T, String> key, String kind,
+        private <T> void keyed(Step step, Function<Declaration, List<T>> part, Function<T, String> key,
                 Function<T, List<String>> requires) {
             Map<String, T> old = index(part.apply(before), key);
             for (T item : part.apply(after)) {
-                T was = old.get(key.apply(item));
+                String name = key.apply(item);
+                T was = old.get(name);
                 if (was == null || !was.equals(item)) {
-                    add(step, kind, key.apply(item), List.of(was == null ? "create" : "update"),
-                            (was == null ? "new " : "changed ") + kind, requires.apply(item));
+                    add(step, name, was == null ? CREATE : UPDATE, (was == null ? "new " : "changed ") + step.kind,
+                            requires.apply(item));
                 }
             }
         }
 
         /** What must exist before a file at {@code path} owned by {@code owner}: its account and directories. */
         private List<String> placing(String path, String owner) {
-            List<String> ids = new ArrayList<>(accountChange(owner));
+            List<String> ids = new ArrayList<>(planned(Step.ACCOUNTS, owner));
             for (Declaration.Directory directory : after.directories()) {
                 if (path.startsWith(directory.path()) && path.startsWith("/", directory.path().length())) {
-                    addIfPlanned(ids, id(node, "directory", directory.path()));
+                    addIfPlanned(ids, Step.DIRECTORIES, directory.path());
                 }
             }
             return ids;
@@ -131,7 +175,6 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
 
         private void processes() {
             Map<String, Declaration.Process> old = index(before.processes(), Declaration.Process::name);
-            Map<String, Declaration.Process> now = index(after.processes(), Declaration.Process::name);
             for (Declaration.Process process : after.processes()) {
                 Declaration.Process was = old.get(process.name());
                 String reason = was == null ? "new process of module " + process.module()
@@ -139,28 +182,30 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
                 if (reason.isEmpty()) {
                     continue;
                 }
-                List<String> requires = new ArrayList<>(accountChange(process.user()));
-                requires.addAll(moduleChanges(process.module()));
+                List<String> requires = new ArrayList<>(planned(Step.ACCOUNTS, process.user()));
+                moduleChanges(requires, process.module());
                 if (process.prepare() != null && (was == null || !Objects.equals(was.prepare(), process.prepare())
                         || !was.artifact().equals(process.artifact()))) {
-                    add(5, "prepare", process.name(), List.of("prepare"), "run once before the process: " + reason,
-                            requires);
-                    requires.add(id(node, "prepare", process.name()));
+                    Plan.Change prepare = add(Step.PREPARE, process.name(), PREPARE,
+                            "run once before the process: " + reason, requires);
+                    requires.add(prepare.id());
                 }
-                add(6, "process", process.name(), List.of(was == null ? "start" : "restart"), reason, requires);
+                add(Step.PROCESSES, process.name(), was == null ? START : RESTART, reason, requires);
             }
             for (Declaration.Process process : before.processes()) {
-                if (!now.containsKey(process.name())) {
-                    add(6, "process", process.name(), List.of("stop"), "no longer declared on this node", List.of());
+                if (!declared.containsKey(process.name())) {
+                    add(Step.PROCESSES, process.name(), STOP, "no longer declared on this node", List.of());
                 }
             }
         }
 
         private void containers() {
-            Map<String, Declaration.Container> now = index(after.containers(), Declaration.Container::name);
-            for (Declaration.Container container : before.containers()) {
-                if (!now.containsKey(container.name())) {
-                    add(7, "container", container.name(), List.of("remove"), "no longer declared", List.of());
+            if (!before.containers().isEmpty()) {
+                Map<String, Declaration.Container> now = index(after.containers(), Declaration.Container::name);
+                for (Declaration.Container container : before.containers()) {
+                    if (!now.containsKey(container.name())) {
+                        add(Step.CONTAINERS, container.name(), REMOVE, "no longer declared", List.of());
+                    }
                 }
             }
             for (Declaration.Process process : after.processes()) {
@@ -172,77 +217,71 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans) {
 
         /** A process that replaces a container is started first; the container goes once it is healthy. */
         private void replace(Declaration.Process process, String container) {
-            String processId = id(node, "process", process.name());
-            Step step = changes.get(processId);
-            if (step == null || !step.change().actions().contains("start")) {
+            Plan.Change start = steps.get(Step.PROCESSES).get(process.name());
+            if (start == null || !start.actions().contains("start")) {
                 return;
             }
-            Plan.Change start = step.change();
             Optional<String> clash = Coexistence.clash(process, container, after, before);
             List<String> actions = new ArrayList<>(start.actions());
             actions.add(clash.isEmpty() ? "overlap" : "gap");
-            changes.put(processId, new Step(6, new Plan.Change(start.id(), node, actions, start.reason()
-                    + clash.map(why -> "; replaces container " + container + " " + why + ": downtime expected")
-                            .orElse("; replaces container " + container + ", which keeps running until this is healthy"),
-                    start.requires())));
-            add(7, "container", container, List.of("remove"), "replaced by process " + process.name(),
-                    List.of(processId + "#healthy"));
+            steps.get(Step.PROCESSES).put(process.name(), new Plan.Change(start.id(), node, actions,
+                    start.reason() + clash.map(why -> "; replaces container " + container + " " + why
+                            + ": downtime expected").orElse("; replaces container " + container
+                            + ", which keeps running until this is healthy"), start.requires()));
+            add(Step.CONTAINERS, container, REMOVE, "replaced by process " + process.name(),
+                    List.of(start.id() + "#healthy"));
         }
 
-        private List<String> accountChange(String account) {
-            String accountId = id(node, "account", account);
-            return changes.containsKey(accountId) ? List.of(accountId) : List.of();
+        /** The id of the step's change of that name, as the only requirement; none when there is no such change. */
+        private List<String> planned(Step step, String name) {
+            Plan.Change change = steps.get(step).get(name);
+            return change == null ? List.of() : List.of(change.id());
         }
 
-        /** The directory, secret and access changes of a module on this node. */
-        private List<String> moduleChanges(String module) {
-            List<String> ids = new ArrayList<>();
+        /** Adds the ids of the directory, secret and access changes of a module on this node. */
+        private void moduleChanges(List<String> ids, String module) {
             for (Declaration.Directory directory : after.directories()) {
                 if (directory.module().equals(module)) {
-                    addIfPlanned(ids, id(node, "directory", directory.path()));
+                    addIfPlanned(ids, Step.DIRECTORIES, directory.path());
                 }
             }
             for (Declaration.Secret secret : after.secrets()) {
                 if (secret.module().equals(module)) {
-                    addIfPlanned(ids, id(node, "secret", secret.module() + "/" + secret.name()));
+                    addIfPlanned(ids, Step.SECRETS, secret.module() + "/" + secret.name());
                 }
             }
             for (Declaration.Access access : after.accesses()) {
                 if (access.module().equals(module)) {
-                    addIfPlanned(ids, id(node, "access", access.module() + ":" + access.path()));
+                    addIfPlanned(ids, Step.ACCESSES, access.module() + ":" + access.path());
                 }
             }
-            return ids;
         }
 
-        private void addIfPlanned(List<String> ids, String changeId) {
-            if (changes.containsKey(changeId)) {
-                ids.add(changeId);
+        private void addIfPlanned(List<String> ids, Step step, String name) {
+            Plan.Change change = steps.get(step).get(name);
+            if (change != null) {
+                ids.add(change.id());
             }
         }
 
-        private void add(int step, String kind, String name, List<String> actions, String reason,
-                List<String> requires) {
-            String changeId = id(node, kind, name);
-            changes.put(changeId, new Step(step, new Plan.Change(changeId, node, actions, reason, requires)));
+        private Plan.Change add(Step step, String name, List<String> actions, String reason, List<String> requires) {
+            Plan.Change change = new Plan.Change(id(node, step.kind, name), node, actions, reason, requires);
+            steps.get(step).put(name, change);
+            return change;
         }
 
-        /**
-         * The changes in step order, then by id. They were added step by step, mostly in id order,
-         * so each step's few changes are sorted on their own (a sort of an ordered run is one pass).
-         */
-        private List<Plan.Change> ordered() {
-            List<List<Plan.Change>> byStep = new ArrayList<>(8);
-            for (int step = 0; step < 8; step++) {
-                byStep.add(new ArrayList<>());
-            }
-            changes.values().forEach(step -> byStep.get(step.order()).add(step.change()));
-            List<Plan.Change> ordered = new ArrayList<>(changes.size());
-            for (List<Plan.Change> step : byStep) {
-                step.sort(Comparator.comparing(Plan.Change::id));
-                ordered.addAll(step);
-            }
-            return ordered;
+        /** The changes in step order, then by id; the runs among them. */
+        private NodeChanges result() {
+            List<Plan.Change> ordered = new ArrayList<>();
+            List<Run> runs = new ArrayList<>();
+            steps.forEach((step, changes) -> changes.forEach((name, change) -> {
+                Declaration.Process process = step == Step.PREPARE || step == Step.PROCESSES ? declared.get(name) : null;
+                if (process != null) {
+                    runs.add(new Run(ordered.size(), change, process, step == Step.PROCESSES));
+                }
+                ordered.add(change);
+            }));
+            return new NodeChanges(ordered, orphans, runs);
         }
 
         private static <T> Map<String, T> index(List<T> items, Function<T, String> key) {
