@@ -192,6 +192,9 @@ public final class Verbs {
         State before = state();
         Reads.require(before, module, node);
         Assignment assignment = new Assignment(module, node);
+        if (before.mesh().assignments().contains(assignment)) {
+            return changed(false, "assign", Map.of("module", module, "node", node));
+        }
         List<Assignment> after = new ArrayList<>(before.mesh().assignments());
         after.add(assignment);
         Seating seating = Seating.of(before.mesh().nodes(), before.mesh().modulesByName(), after);
@@ -200,9 +203,7 @@ public final class Verbs {
         if (!conflicts.isEmpty()) {
             throw new VerbException(VerbException.Code.CONFLICT, conflicts.getFirst().message(), "/module");
         }
-        if (!before.mesh().assignments().contains(assignment)) {
-            licences.licence(module).ifPresent(licence -> checkLicence(licence, node, before.mesh().assignments()));
-        }
+        licences.licence(module).ifPresent(licence -> checkLicence(licence, node, before.mesh().assignments()));
         boolean changed = inventory.assign(assignment);
         return changed(changed, "assign", Map.of("module", module, "node", node));
     }

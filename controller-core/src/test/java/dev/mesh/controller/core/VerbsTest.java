@@ -95,6 +95,17 @@ class VerbsTest {
     }
 
     @Test
+    void assign_again_ofASeatHolder_changesNothingAndIsNoConflict() throws IOException {
+        pushExamples();
+        call("assign", "{\"module\": \"mesh-store\", \"node\": \"alpha\"}");
+
+        JsonNode again = call("assign", "{\"module\": \"mesh-store\", \"node\": \"alpha\"}");
+
+        assertThat(again.path("changed").asBoolean()).isFalse();
+        assertThat(inventory.assignments()).containsExactly(new Assignment("mesh-store", "alpha"));
+    }
+
+    @Test
     void badRequests_getTheirCodeAndPointer_andChangeNothing() throws IOException {
         pushExamples();
         List<Assignment> before = inventory.assignments();

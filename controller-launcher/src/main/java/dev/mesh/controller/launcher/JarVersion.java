@@ -7,7 +7,12 @@ final class JarVersion implements IVersionProvider {
 
     @Override
     public String[] getVersion() {
+        return new String[] {"mesh-controller " + version()};
+    }
+
+    /** @return the launcher jar's version, or {@code (development build)} outside a jar */
+    static String version() {
         String version = Main.class.getPackage().getImplementationVersion();
-        return new String[] {"mesh-controller " + (version == null ? "(development build)" : version)};
+        return version == null ? "(development build)" : version;
     }
 }

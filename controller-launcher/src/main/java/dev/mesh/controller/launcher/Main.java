@@ -46,6 +46,7 @@ public final class Main {
                 .addSubcommand(new ComposeCommand())
                 .addSubcommand(new PlanCommand())
                 .addSubcommand(new PrepareCommand(env))
+                .addSubcommand(new ServeCommand())
                 .setExecutionExceptionHandler(Main::exitOnFailure);
     }
 

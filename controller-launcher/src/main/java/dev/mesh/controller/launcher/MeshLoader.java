@@ -1,0 +1,110 @@
+package dev.mesh.controller.launcher;
+
+import dev.mesh.controller.core.Inventory;
+import dev.mesh.controller.core.ModuleVersion;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.manifest.MeshFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A mesh file's nodes, modules and assignments, to load into an empty store ({@code serve --dev
+ * --mesh FILE}). The file is read and checked whole before anything is written; the modules are
+ * pushed and assigned through the verbs, so that what the verbs refuse (a seat claimed twice, a
+ * licence exceeded) stops the load the same way.
+ */
+final class MeshLoader {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+    private final MeshFile file;
+    private final List<ModuleVersion> modules;
+
+    private MeshLoader(MeshFile file, List<ModuleVersion> modules) {
+        this.file = file;
+        this.modules = modules;
+    }
+
+    /**
+     * Reads and checks a mesh file and its manifests.
+     *
+     * @throws dev.mesh.controller.manifest.ManifestException with every located problem
+     * @throws CommandException when a file cannot be read
+     */
+    static MeshLoader read(Path path) {
+        MeshFile file = MeshFile.read(path);
+        JsonNode entries;
+        try {
+            entries = MAPPER.readTree(path.toFile()).path("modules");
+        } catch (tools.jackson.core.JacksonException e) {
+            throw new CommandException("cannot read " + path + " again: " + e.getOriginalMessage(), e);
+        }
+        List<ModuleVersion> modules = new ArrayList<>();
+        Path directory = path.toAbsolutePath().getParent();
+        for (int i = 0; i < file.modules().size(); i++) {
+            modules.add(version(directory, entries.get(i), path + "#/modules/" + i));
+        }
+        return new MeshLoader(file, List.copyOf(modules));
+    }
+
+    /** The module's document as its author wrote it: the manifest file it names, or the inline object. */
+    private static ModuleVersion version(Path directory, JsonNode entry, String where) {
+        if (entry.isString()) {
+            Path manifest = directory.resolve(entry.asString());
+            try {
+                return ModuleVersion.parse(Files.readString(manifest), manifest.toString());
+            } catch (IOException e) {
+                throw new CommandException("cannot read " + manifest + " (named at " + where + "): " + e.getMessage(), e);
+            }
+        }
+        return ModuleVersion.parse(MAPPER.writeValueAsString(entry), where);
+    }
+
+    /** @return whether the inventory holds no module and no assignment yet */
+    static boolean isEmpty(Inventory inventory) {
+        return inventory.modules().isEmpty() && inventory.assignments().isEmpty();
+    }
+
+    /**
+     * Reports the nodes, pushes the modules and assigns them.
+     *
+     * @return what was loaded, for the start's output
+     * @throws CommandException when a verb refuses a module or an assignment, naming it
+     */
+    String load(Inventory inventory, Verbs verbs) {
+        Objects.requireNonNull(inventory, "inventory");
+        file.nodes().forEach(node -> inventory.report(new Node(node.name(), node.address(), node.system())));
+        for (ModuleVersion module : modules) {
+            ObjectNode arguments = JsonNodeFactory.instance.objectNode();
+            arguments.set("manifest", MAPPER.readTree(module.document()));
+            call(verbs, "push", arguments, "module " + module.module());
+        }
+        for (MeshFile.Assignment assignment : file.assignments()) {
+            ObjectNode arguments = JsonNodeFactory.instance.objectNode();
+            arguments.put("module", assignment.module());
+            arguments.put("node", assignment.node());
+            call(verbs, "assign", arguments, "assignment " + assignment.location().pointer() + " ("
+                    + assignment.module() + " to " + assignment.node() + ")");
+        }
+        return file.nodes().size() + " nodes, " + modules.size() + " modules, " + file.assignments().size()
+                + " assignments from " + file.file();
+    }
+
+    private static void call(Verbs verbs, String verb, JsonNode arguments, String what) {
+        try {
+            verbs.call(verb, arguments);
+        } catch (VerbException e) {
+            throw new CommandException("cannot load " + what + ": " + e.code().label() + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.mesh.controller.launcher;
+
+import dev.mesh.controller.manifest.ManifestException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code mesh-controller serve --dev [--state DIR] [--http HOST:PORT] [--mesh FILE]}: runs the
+ * development controller ({@link DevController}) until SIGTERM or SIGINT, after one ready line
+ * with its endpoint. The mesh's own controller ({@code serve} with the broker) is not built yet.
+ */
+@Command(name = "serve",
+        mixinStandardHelpOptions = true,
+        versionProvider = JarVersion.class,
+        description = "Runs the controller. With --dev: an embedded PostgreSQL under the state directory, this "
+                + "machine as node 'local', the verbs over MCP on loopback HTTP with the bearer token of "
+                + "<state>/token; stops cleanly on SIGTERM or Ctrl-C, and a second start on the same state "
+                + "directory continues where the first stopped.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:stopped by SIGTERM or Ctrl-C after serving (143 or 130 where the JVM reports the signal)",
+            "1:the controller could not start (the line says why), or the mesh file has problems",
+            "2:the command line is wrong"})
+final class ServeCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--dev", description = "Run the development controller (required for now: the mesh's "
+            + "controller, with its broker, comes later).")
+    private boolean dev;
+
+    @Option(names = "--state", paramLabel = "DIR", defaultValue = ".mesh-dev",
+            description = "The state directory: the embedded store's data, the token, the endpoint "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private Path state;
+
+    @Option(names = "--http", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:7300",
+            description = "Where to serve MCP over HTTP, POST /mcp; port 0 for any free port "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private String http;
+
+    @Option(names = "--allow-remote", description = "Allow --http on an address other than loopback: every "
+            + "machine that reaches it and has the token may call the verbs.")
+    private boolean allowRemote;
+
+    @Option(names = "--mesh", paramLabel = "FILE",
+            description = "A mesh file whose nodes, modules and assignments are loaded when the store is empty.")
+    private Path mesh;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (!dev) {
+            throw new ParameterException(spec.commandLine(), "serve needs --dev: this version runs the development "
+                    + "controller only (the mesh's controller needs the broker, which comes later)");
+        }
+        InetSocketAddress address = address(http);
+        Optional<MeshLoader> loader;
+        try {
+            loader = Optional.ofNullable(mesh).map(MeshLoader::read);
+        } catch (ManifestException e) {
+            PrintWriter err = spec.commandLine().getErr();
+            e.problems().forEach(err::println);
+            err.println("mesh-controller: the mesh file " + mesh + " has " + e.problems().size() + " problem"
+                    + (e.problems().size() == 1 ? "" : "s") + "; nothing was started");
+            err.flush();
+            return 1;
+        }
+        DevController controller = DevController.start(state, address, allowRemote, loader);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                controller.close();
+            } finally {
+                stopped.countDown();
+            }
+        }, "mesh-controller-stop"));
+        PrintWriter out = spec.commandLine().getOut();
+        if (!controller.loaded().isEmpty()) {
+            out.println(controller.loaded());
+        }
+        out.println(controller.readyLine());
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    private InetSocketAddress address(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        String host = colon > 0 ? hostPort.substring(0, colon) : "";
+        int port;
+        try {
+            port = Integer.parseInt(hostPort.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (host.isEmpty() || port < 0 || port > 65_535) {
+            throw new ParameterException(spec.commandLine(), "--http must be HOST:PORT with a port from 0 to 65535, "
+                    + "such as 127.0.0.1:7300, not \"" + hostPort + "\"");
+        }
+        try {
+            InetAddress resolved = InetAddress.getByName(host.startsWith("[") ? host.substring(1, host.length() - 1)
+                    : host);
+            return new InetSocketAddress(resolved, port);
+        } catch (UnknownHostException e) {
+            throw new ParameterException(spec.commandLine(), "--http names the host \"" + host + "\", which does not "
+                    + "resolve; use an address such as 127.0.0.1");
+        }
+    }
+}
