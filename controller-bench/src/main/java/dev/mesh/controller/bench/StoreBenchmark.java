@@ -2,28 +2,15 @@ package dev.mesh.controller.bench;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.MemoryEvents;
-import dev.mesh.controller.core.Mesh;
-import dev.mesh.controller.core.ModuleVersion;
-import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Verbs;
 import dev.mesh.controller.manifest.Layout;
-import dev.mesh.controller.store.ConnectionPool;
-import dev.mesh.controller.store.Database;
-import dev.mesh.controller.store.Endpoint;
-import dev.mesh.controller.store.Migrations;
 import dev.mesh.controller.store.PgInventory;
 import dev.mesh.controller.store.PgPlanLock;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
-import java.util.HexFormat;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -57,12 +44,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
  *       holds.</li>
  * </ul>
  *
- * <p>Each fork works in its own database {@code mesh_bench_<random>} on the server
- * {@code MESH_TEST_PG_HOST}:{@code MESH_TEST_PG_PORT} (default 127.0.0.1:5432) as
- * {@code MESH_TEST_PG_USER} (default {@code postgres}, {@code MESH_TEST_PG_PASSWORD} if set), and
- * drops it at the end. The modules are pushed with the claims of {@link SyntheticMesh}'s (every
- * tenth claims a node seat, modules 5, 15, …, 45 a mesh seat), without their processes, which
- * {@code nodes} does not read.
+ * <p>Each fork works in a database of its own ({@link BenchStore}), dropped at the end.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -72,44 +54,27 @@ import tools.jackson.databind.node.JsonNodeFactory;
 @Measurement(iterations = 5, time = 3)
 public class StoreBenchmark {
 
-    private static final int NODES = 10_000;
-
-    private Endpoint admin;
-    private Endpoint endpoint;
-    private ConnectionPool pool;
+    private BenchStore store;
     private PgPlanLock lock;
     private PgInventory inventory;
     private Verbs verbs;
     private final JsonNode noArguments = JsonNodeFactory.instance.objectNode();
     private long next;
 
-    /** Creates and migrates the database, loads the mesh and acquires the plan lock. */
+    /** Creates and loads the database (10,000 nodes) and acquires the plan lock; a table for the floor. */
     @Setup(Level.Trial)
     public void setUp() throws SQLException {
-        Map<String, String> env = System.getenv();
-        admin = new Endpoint(env.getOrDefault("MESH_TEST_PG_HOST", "127.0.0.1"),
-                Integer.parseInt(env.getOrDefault("MESH_TEST_PG_PORT", "5432")), "postgres",
-                env.getOrDefault("MESH_TEST_PG_USER", "postgres"), env.getOrDefault("MESH_TEST_PG_PASSWORD", ""));
-        byte[] random = new byte[5];
-        new SecureRandom().nextBytes(random);
-        endpoint = admin.withDatabase("mesh_bench_" + HexFormat.of().formatHex(random));
-        execute(admin.dataSource(), "CREATE DATABASE " + endpoint.database());
-        Migrations.of(Database.INVENTORY, endpoint.dataSource()).migrate();
-        pool = ConnectionPool.open(endpoint, 4);
-        execute(pool.dataSource(), "CREATE TABLE floor_rows (id bigint PRIMARY KEY, value text NOT NULL)");
-        load(SyntheticMesh.of(NODES));
-        lock = PgPlanLock.of(endpoint, pool.dataSource(), "bench", Duration.ofSeconds(10));
-        lock.acquire();
-        inventory = PgInventory.fenced(pool.dataSource(), lock);
+        store = BenchStore.create(10_000);
+        BenchStore.execute(store.dataSource(), "CREATE TABLE floor_rows (id bigint PRIMARY KEY, value text NOT NULL)");
+        lock = store.lock();
+        inventory = store.inventory();
         verbs = Verbs.of(inventory, lock, new MemoryEvents(), Layout.DEFAULT);
     }
 
-    /** Releases the lock, closes the pool and drops the database. */
+    /** Drops the database. */
     @TearDown(Level.Trial)
     public void tearDown() throws SQLException {
-        lock.close();
-        pool.close();
-        execute(admin.dataSource(), "DROP DATABASE IF EXISTS " + endpoint.database() + " WITH (FORCE)");
+        store.close();
     }
 
     /** @return whether the assignment was new (always) */
@@ -123,7 +88,7 @@ public class StoreBenchmark {
     @Benchmark
     public String floorInsertAndSelect() throws SQLException {
         long id = next++;
-        try (Connection connection = pool.dataSource().getConnection()) {
+        try (Connection connection = store.dataSource().getConnection()) {
             insert(connection, id);
             try (PreparedStatement select = connection.prepareStatement("SELECT value FROM floor_rows WHERE id = ?")) {
                 select.setLong(1, id);
@@ -138,7 +103,7 @@ public class StoreBenchmark {
     /** @return rows inserted (1) */
     @Benchmark
     public int floorInsert() throws SQLException {
-        try (Connection connection = pool.dataSource().getConnection()) {
+        try (Connection connection = store.dataSource().getConnection()) {
             return insert(connection, next++);
         }
     }
@@ -154,50 +119,6 @@ public class StoreBenchmark {
             insert.setLong(1, id);
             insert.setString(2, "row-" + id);
             return insert.executeUpdate();
-        }
-    }
-
-    /** Loads nodes and assignments in batches, and pushes the modules through the inventory. */
-    private void load(Mesh mesh) throws SQLException {
-        PgInventory loader = new PgInventory(pool.dataSource());
-        for (int m = 0; m < SyntheticMesh.MODULES; m++) {
-            loader.push(ModuleVersion.parse(document(m), "mod-" + m + ".json"));
-        }
-        try (Connection connection = pool.dataSource().getConnection()) {
-            connection.setAutoCommit(false);
-            try (PreparedStatement nodes = connection.prepareStatement(
-                    "INSERT INTO nodes (name, address, system) VALUES (?, ?, ?)")) {
-                for (Node node : mesh.nodes()) {
-                    nodes.setString(1, node.name());
-                    nodes.setString(2, node.address());
-                    nodes.setString(3, node.system());
-                    nodes.addBatch();
-                }
-                nodes.executeBatch();
-            }
-            try (PreparedStatement assignments = connection.prepareStatement(
-                    "INSERT INTO assignments (node, module) VALUES (?, ?)")) {
-                for (Assignment assignment : mesh.assignments()) {
-                    assignments.setString(1, assignment.node());
-                    assignments.setString(2, assignment.module());
-                    assignments.addBatch();
-                }
-                assignments.executeBatch();
-            }
-            connection.commit();
-        }
-        execute(pool.dataSource(), "ANALYZE");
-    }
-
-    private static String document(int m) {
-        String claim = m % 10 == 0 ? ", \"claims\": [{\"name\": \"seat-" + m + "\", \"scope\": \"node\"}]"
-                : m % 10 == 5 ? ", \"claims\": [{\"name\": \"seat-" + m + "\", \"scope\": \"mesh\"}]" : "";
-        return "{\"module\": \"mod-" + m + "\", \"version\": \"1." + m + "\"" + claim + "}";
-    }
-
-    private static void execute(DataSource database, String sql) throws SQLException {
-        try (Connection connection = database.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute(sql);
         }
     }
 }

@@ -1,0 +1,144 @@
+package dev.mesh.controller.bench;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.mesh.controller.core.Identity;
+import dev.mesh.controller.core.MemoryEvents;
+import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.mcp.BearerToken;
+import dev.mesh.controller.mcp.McpDispatcher;
+import dev.mesh.controller.mcp.McpHttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A verb's round trip over MCP HTTP, beside an HTTP echo in the same process: one client
+ * ({@link HttpClient}, HTTP/1.1, kept-alive connection) POSTs a {@code tools/call} to
+ * {@link McpHttpServer} — the dispatcher, the bearer token check, the verb on the store of
+ * {@link BenchStore} (10,000 nodes) — or the same bytes to a JDK {@link HttpServer} on loopback
+ * that sends them back (the floor: the HTTP stack and the loopback, nothing else), and reads the
+ * whole answer.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Warmup(iterations = 3, time = 3)
+@Measurement(iterations = 5, time = 3)
+public class HttpBenchmark {
+
+    private static final String STATUS = call("status");
+    private static final String NODES = call("nodes");
+
+    private BenchStore store;
+    private McpHttpServer mcp;
+    private HttpServer echo;
+    private ExecutorService echoThreads;
+    private HttpClient client;
+    private BearerToken token;
+    private URI echoUri;
+
+    /** Loads the store, starts both servers and checks that each answers. */
+    @Setup(Level.Trial)
+    public void setUp() throws SQLException, IOException, InterruptedException {
+        store = BenchStore.create(10_000);
+        Verbs verbs = Verbs.of(store.inventory(), store.lock(), new MemoryEvents(), Layout.DEFAULT);
+        token = BearerToken.random();
+        mcp = McpHttpServer.start(McpDispatcher.of(verbs, Identity.ANYONE, "bench"),
+                McpHttpServer.Config.loopback(0, token, "bench"));
+        echoThreads = Executors.newVirtualThreadPerTaskExecutor();
+        echo = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        echo.createContext("/echo", exchange -> {
+            byte[] body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = in.readAllBytes();
+            }
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        echo.setExecutor(echoThreads);
+        echo.start();
+        echoUri = URI.create("http://127.0.0.1:" + echo.getAddress().getPort() + "/echo");
+        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        for (String body : new String[] {STATUS, NODES}) {
+            String answer = post(mcp.endpoint(), body);
+            if (!answer.contains("\"isError\":false")) {
+                throw new IllegalStateException("the verb failed: " + answer.substring(0, Math.min(400, answer.length())));
+            }
+        }
+    }
+
+    /** Stops the servers and drops the database. */
+    @TearDown(Level.Trial)
+    public void tearDown() throws SQLException {
+        client.close();
+        echo.stop(0);
+        echoThreads.close();
+        mcp.close();
+        store.close();
+    }
+
+    /** @return the answer */
+    @Benchmark
+    public String status() throws IOException, InterruptedException {
+        return post(mcp.endpoint(), STATUS);
+    }
+
+    /** @return the answer: 10,000 nodes */
+    @Benchmark
+    public String nodes() throws IOException, InterruptedException {
+        return post(mcp.endpoint(), NODES);
+    }
+
+    /** @return the same bytes as {@link #status()} sent, back */
+    @Benchmark
+    public String echo() throws IOException, InterruptedException {
+        return post(echoUri, STATUS);
+    }
+
+    private String post(URI uri, String body) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .header("Authorization", token.header())
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                .build();
+        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException(uri + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return response.body();
+    }
+
+    private static String call(String verb) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + verb
+                + "\",\"arguments\":{}}}";
+    }
+}
