@@ -10,7 +10,8 @@ import picocli.CommandLine.ParseResult;
  *
  * <p>This is the only place that turns exceptions into exit codes and user-facing text: a usage
  * error exits with {@code 2} after picocli's message and usage help; a failure of the command exits
- * with {@code 1} after one line on standard error. No stack trace ever reaches the user.
+ * with {@code 1} after one line on standard error; a controller that cannot be reached exits with
+ * {@code 3} after every place tried. No stack trace ever reaches the user.
  */
 public final class Main {
 
@@ -44,23 +45,43 @@ public final class Main {
         return new CommandLine(new MeshControllerCommand())
                 .addSubcommand(new ValidateCommand())
                 .addSubcommand(new ComposeCommand())
-                .addSubcommand(new PlanCommand())
+                .addSubcommand(new PlanCommand(env))
                 .addSubcommand(new PrepareCommand(env))
                 .addSubcommand(new ServeCommand())
+                .addSubcommand(new ReadCommands.Status(env))
+                .addSubcommand(new ReadCommands.Tools(env))
+                .addSubcommand(new ReadCommands.Nodes(env))
+                .addSubcommand(new ReadCommands.Node(env))
+                .addSubcommand(new ReadCommands.Modules(env))
+                .addSubcommand(new ReadCommands.Seats(env))
+                .addSubcommand(new ReadCommands.Builds(env))
+                .addSubcommand(new ChangeCommands.Assign(env))
+                .addSubcommand(new ChangeCommands.Unassign(env))
+                .addSubcommand(new ChangeCommands.Push(env))
+                .addSubcommand(new ChangeCommands.Build(env))
+                .addSubcommand(new McpCommand(env, System.in, System.out))
                 .setExecutionExceptionHandler(Main::exitOnFailure);
     }
 
     /**
-     * Reports a failure of a command as one line on standard error, or a configuration problem as
-     * one line per problem.
+     * Reports a failure of a command as one line on standard error, a configuration problem as one
+     * line per problem, or an unreachable controller as one line per place tried.
      *
-     * @return the exit code: {@code 2} for configuration, {@code 1} for anything else
+     * @return the exit code: {@code 3} for an unreachable controller, the command's exit code of invalid
+     *     input ({@code 2}, or {@code 1} for {@code plan}) for configuration, {@code 1} for anything else
      */
     static int exitOnFailure(Exception failure, CommandLine command, ParseResult parsed) {
+        if (failure instanceof UnreachableException unreachable) {
+            command.getErr().println("mesh-controller: no controller was reached; tried, in order:");
+            unreachable.tried().forEach(line -> command.getErr().println("  " + line));
+            command.getErr().flush();
+            return 3;
+        }
         if (failure instanceof ConfigException config) {
             config.problems().forEach(line -> command.getErr().println("mesh-controller: " + line));
             command.getErr().flush();
-            return 2;
+            // 2, but 1 for plan, whose 2 means "changes".
+            return command.getCommandSpec().exitCodeOnInvalidInput();
         }
         String line = failure instanceof MeshException
                 ? oneLine(failure.getMessage())

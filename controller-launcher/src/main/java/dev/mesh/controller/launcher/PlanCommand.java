@@ -21,54 +21,85 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code mesh-controller plan --mesh FILE [--applied DIR] [--json]}: the changes that take every
- * node from its last acknowledged declaration to the one composed now. Exit codes as terraform's
+ * node from its last acknowledged declaration to the one composed now. Without {@code --mesh}, the
+ * running controller's current plan ({@link RemotePlan}). Exit codes as terraform's
  * {@code -detailed-exitcode}: 0 no changes, 2 changes, 1 error — a usage error included, so that a
- * script never mistakes a wrong command line for "there are changes".
+ * script never mistakes a wrong command line for "there are changes" —, and 3 when no controller
+ * could be reached.
  */
 @Command(name = "plan",
         mixinStandardHelpOptions = true,
         versionProvider = JarVersion.class,
-        description = "Plans the changes that bring every node from its last acknowledged declaration to the one "
+        description = {
+            "Plans the changes that bring every node from its last acknowledged declaration to the one "
                 + "composed from the mesh file now, offline: accounts, directories, secrets, accesses, builds, "
                 + "preparation, process starts; ordered, with what each change waits for.",
+            "Without --mesh: the running controller's current plan (found with --url, --state, --token-file as "
+                + "the other client commands find it)."},
         exitCodeOnInvalidInput = 1,
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:no changes",
-            "1:a problem was found, or the command line is wrong",
-            "2:the plan has changes"})
+            "1:a problem was found, the controller refused the call, or the command line is wrong",
+            "2:the plan has changes",
+            "3:without --mesh: no controller could be reached; every place tried is listed"})
 final class PlanCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Mixin
+    private final Map<String, String> env;
+
+    /** Absent without --mesh: then the running controller plans. */
+    @ArgGroup(exclusive = false, multiplicity = "0..1")
     private MeshInput meshFile;
+
+    @Mixin
+    private ControllerOptions controller;
 
     @Option(names = "--applied", paramLabel = "DIR",
             description = "Each node's last acknowledged declaration as DIR/<node>.json (as compose --json prints "
                     + "it); a node without a file has none. Without this option no node has one.")
     private Path applied;
 
-    @Option(names = "--json", description = "Print one JSON document: {\"plan\":…,\"problems\":[…]}.")
+    @Option(names = "--json", description = "Print one JSON document: {\"plan\":…,\"problems\":[…]} (without "
+            + "--mesh: the plan verb's result, {\"plan\":…,\"problems\":[…],\"text\":…}).")
     private boolean json;
+
+    PlanCommand(Map<String, String> env) {
+        this.env = Objects.requireNonNull(env, "env");
+    }
 
     @Override
     public Integer call() {
+        if (meshFile == null) {
+            if (applied != null) {
+                throw new ParameterException(spec.commandLine(), "--applied needs --mesh: the running controller "
+                        + "plans from the declarations its nodes acknowledged");
+            }
+            return new RemotePlan(env).run(spec.commandLine(), controller, json);
+        }
+        if (controller.url != null || controller.state != null || controller.tokenFile != null) {
+            throw new ParameterException(spec.commandLine(), "--url, --state and --token-file ask the running "
+                    + "controller for its plan, --mesh plans offline: give one or the other");
+        }
         PrintWriter stdout = spec.commandLine().getOut();
         MeshInput.Read input = meshFile.read();
         if (input.mesh() == null) {
