@@ -14,17 +14,6 @@ final class Reads {
     private Reads() {
     }
 
-    static Map<String, Object> status(State state, long epoch) {
-        Map<String, Object> status = new LinkedHashMap<>();
-        status.put("role", "active");
-        status.put("epoch", epoch);
-        status.put("nodes", state.nodes().size());
-        status.put("modules", state.modules().size());
-        status.put("assignments", state.mesh().assignments().size());
-        status.put("plan", state.plan().summary());
-        return status;
-    }
-
     static Map<String, Object> nodes(State state) {
         List<Map<String, Object>> nodes = new ArrayList<>();
         for (Node node : state.nodes()) {

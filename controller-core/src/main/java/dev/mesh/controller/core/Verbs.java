@@ -3,6 +3,7 @@ package dev.mesh.controller.core;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.ManifestException;
+import dev.mesh.controller.manifest.MeshException;
 import dev.mesh.controller.manifest.Problem;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,6 +42,8 @@ public final class Verbs {
     private final RequestRecords records;
     /** Plans for {@code plan} and {@code status}: a verb after a small change recomposes only what it touched. */
     private final IncrementalPlanner planner = new IncrementalPlanner();
+    /** What {@code status} answers; renewed by {@link #refresh()} and by every verb that plans. */
+    private volatile StatusSnapshot status = StatusSnapshot.NONE;
 
     private Verbs(Inventory inventory, Licences licences, PlanLock lock, Events events, Layout layout, Clock clock,
             RequestRecords records) {
@@ -167,16 +170,16 @@ public final class Verbs {
     private JsonNode run(String name, JsonNode args) {
         Object result = switch (name) {
             case "tools" -> Map.of("tools", TOOLS);
-            case "status" -> Reads.status(state(), lock.epoch());
+            case "status" -> status();
             case "nodes" -> Reads.nodes(state());
             case "node" -> Reads.node(state(), Arguments.text(args, "name"));
             case "modules" -> Reads.modules(inventory.modules());
             case "seats" -> Reads.seats(state());
             case "builds" -> Reads.builds(inventory, state());
-            case "plan" -> Reads.plan(state());
+            case "plan" -> Reads.plan(planned());
             case "assign" -> assign(Arguments.text(args, "module"), Arguments.text(args, "node"));
             case "unassign" -> unassign(Arguments.text(args, "module"), Arguments.text(args, "node"));
-            case "push" -> push(Arguments.object(args, "manifest"));
+            case "push" -> refreshing(push(Arguments.object(args, "manifest")));
             case "build" -> build(Arguments.text(args, "module"), Arguments.optionalText(args, "artifact"));
             default -> throw new VerbException(VerbException.Code.NOT_FOUND, "there is no verb \"" + name
                     + "\"; the verbs are " + String.join(", ", TOOLS.stream().map(Tool::name).toList()), "");
@@ -186,6 +189,43 @@ public final class Verbs {
 
     private State state() {
         return State.of(inventory, layout, planner);
+    }
+
+    /**
+     * Reads the whole inventory and plans it, so that {@code status} tells the counts and the plan
+     * as of now, or that the store did not answer. The controller calls it every few seconds, for
+     * what changes without a verb (nodes reporting, declarations acknowledged); every verb that
+     * plans renews it too. Never throws for a store that fails: {@code status} says so.
+     *
+     * @return the answer {@code status} gives from now on
+     */
+    public JsonNode refresh() {
+        try {
+            planned();
+        } catch (MeshException e) {
+            status = status.unavailable(e.getMessage(), clock.instant());
+        }
+        return MAPPER.valueToTree(status.answer(lock.epoch()));
+    }
+
+    /** @return a state whose plan is computed, remembered for {@code status} */
+    private State planned() {
+        State state = state();
+        state.plan();
+        status = StatusSnapshot.of(state, clock.instant());
+        return state;
+    }
+
+    private Map<String, Object> status() {
+        if (status == StatusSnapshot.NONE) {
+            refresh();
+        }
+        return status.answer(lock.epoch());
+    }
+
+    private <T> T refreshing(T result) {
+        refresh();
+        return result;
     }
 
     private Map<String, Object> assign(String module, String node) {
@@ -270,7 +310,7 @@ public final class Verbs {
     }
 
     private Map<String, Object> changed(boolean changed, String verb, Map<String, Object> what) {
-        Plan plan = state().plan();
+        Plan plan = planned().plan();
         if (changed) {
             Map<String, Object> payload = new LinkedHashMap<>(what);
             payload.put("verb", verb);

@@ -26,13 +26,17 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The development controller of {@code serve --dev} (DESIGN.md section 11): the embedded store
  * under a state directory, this machine as node {@code local}, the plan lock acquired for the
- * whole run, and the verbs over loopback HTTP with the bearer token of {@code <state>/token}.
+ * whole run, and the verbs over loopback HTTP with the bearer token of {@code <state>/token};
+ * {@code status}'s snapshot is renewed every five seconds.
  * While it runs, {@code <state>/url} holds its endpoint, which the CLI client and
  * {@code mesh-controller mcp} read.
  *
@@ -44,6 +48,9 @@ final class DevController implements AutoCloseable {
 
     /** The file, under the state directory, that holds the running controller's endpoint. */
     static final String URL_FILE = "url";
+
+    /** How often {@code status}'s snapshot is renewed from the store (what changes without a verb). */
+    private static final Duration STATUS_EVERY = Duration.ofSeconds(5);
 
     private final Path state;
     private final McpHttpServer server;
@@ -93,6 +100,9 @@ final class DevController implements AutoCloseable {
                     : "the store holds a mesh already; --mesh was not loaded again").orElse("");
             BearerToken token = Files.exists(directory.resolve(BearerToken.FILE_NAME))
                     ? BearerToken.read(directory) : BearerToken.create(directory);
+            ScheduledExecutorService refresher = open(opened, Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofPlatform().name("mesh-controller-status").daemon().factory()));
+            refresher.scheduleWithFixedDelay(() -> refresh(verbs), 0, STATUS_EVERY.toMillis(), TimeUnit.MILLISECONDS);
             McpHttpServer server = open(opened, McpHttpServer.start(
                     McpDispatcher.of(verbs, Identity.ANYONE, JarVersion.version()),
                     new McpHttpServer.Config(http, allowRemote, token, LocalNode.NAME,
@@ -130,6 +140,15 @@ final class DevController implements AutoCloseable {
         if (failure.getSuppressed().length > 0) {
             throw new CommandException("the controller stopped, but not cleanly: "
                     + failure.getSuppressed()[0].getMessage(), failure);
+        }
+    }
+
+    /** Renews {@code status}; a failure is logged, and the next renewal comes all the same. */
+    private static void refresh(Verbs verbs) {
+        try {
+            verbs.refresh();
+        } catch (RuntimeException e) {
+            LOG.warn("status refresh failed reason=\"{}\"", e.toString(), e);
         }
     }
 
