@@ -2,20 +2,18 @@ package dev.mesh.controller.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
+import dev.mesh.controller.store.TestDatabases;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Formatter;
@@ -24,60 +22,32 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code mesh-controller prepare} against the real PostgreSQL server (127.0.0.1:5432 as
  * {@code postgres}, or {@code MESH_TEST_PG_HOST}/{@code _PORT}/{@code _USER}/{@code _PASSWORD}), in
- * three fresh databases each test creates and drops.
+ * three fresh databases for each test, from the store's {@link TestDatabases}.
  */
 class PrepareCommandIT {
 
-    private static final String START = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start";
-    private static final List<String> ROLES = List.of("inventory", "identity", "licences");
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
 
-    private static Endpoint admin;
-    private String prefix;
+    /** Where the server is and who logs in, as the credentials files say. */
+    private Endpoint server;
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void server() {
-        Map<String, String> env = System.getenv();
-        admin = new Endpoint(env.getOrDefault("MESH_TEST_PG_HOST", "127.0.0.1"),
-                Integer.parseInt(env.getOrDefault("MESH_TEST_PG_PORT", "5432")), "postgres",
-                env.getOrDefault("MESH_TEST_PG_USER", "postgres"), env.getOrDefault("MESH_TEST_PG_PASSWORD", ""));
-    }
-
     /** Three fresh, empty databases for each test. */
     @BeforeEach
-    void createDatabases() throws SQLException {
-        byte[] random = new byte[5];
-        new SecureRandom().nextBytes(random);
-        prefix = "mesh_it_" + HexFormat.of().formatHex(random) + "_";
-        for (String role : ROLES) {
-            sql("CREATE DATABASE " + prefix + role);
-        }
-    }
-
-    @AfterEach
-    void dropDatabases() throws SQLException {
-        for (String role : ROLES) {
-            sql("DROP DATABASE IF EXISTS " + prefix + role + " WITH (FORCE)");
-        }
-    }
-
-    private static void sql(String statement) throws SQLException {
-        try (Connection connection = admin.dataSource().getConnection(); Statement sql = connection.createStatement()) {
-            sql.execute(statement);
-        } catch (SQLException e) {
-            throw new IllegalStateException("PostgreSQL at " + admin.address() + " cannot be used (" + e.getMessage()
-                    + "); start it with: " + START, e);
+    void createDatabases() {
+        for (Database database : Database.values()) {
+            server = databases.empty(database);
         }
     }
 
@@ -171,22 +141,23 @@ class PrepareCommandIT {
     }
 
     /** The password the credentials files hold: the server's, or a marker trust authentication ignores. */
-    private static String password() {
-        return admin.password().isEmpty() ? "unused-under-trust-9c41e7" : admin.password();
+    private String password() {
+        return server.password().isEmpty() ? "unused-under-trust-9c41e7" : server.password();
     }
 
     /** Credentials files for the three test databases, with some database names replaced. */
-    private Map<String, String> environment(Map<String, String> databases) throws IOException {
+    private Map<String, String> environment(Map<String, String> names) throws IOException {
         Map<String, String> env = new HashMap<>();
-        for (String role : ROLES) {
+        for (Database database : Database.values()) {
+            String role = database.label();
             Path file = dir.resolve(role + ".json");
-            String password = password();
-            Files.writeString(file, "{\"user\": \"" + admin.user() + "\", \"password\": \"" + password
-                    + "\", \"database\": \"" + databases.getOrDefault(role, prefix + role) + "\"}");
-            String variable = "MESH_STORE_" + role.toUpperCase(java.util.Locale.ROOT);
+            Files.writeString(file, "{\"user\": \"" + server.user() + "\", \"password\": \"" + password()
+                    + "\", \"database\": \"" + names.getOrDefault(role, databases.endpoint(database).database())
+                    + "\"}");
+            String variable = "MESH_STORE_" + role.toUpperCase(Locale.ROOT);
             env.put(variable + "_FILE", file.toString());
-            env.put(variable + "_PORT", (admin.host().contains(":") ? "[" + admin.host() + "]" : admin.host()) + ":"
-                    + admin.port());
+            env.put(variable + "_PORT", (server.host().contains(":") ? "[" + server.host() + "]" : server.host()) + ":"
+                    + server.port());
         }
         return env;
     }

@@ -30,12 +30,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@code MESH_TEST_PG_USER} and {@code MESH_TEST_PG_PASSWORD} say otherwise. When the server
  * cannot be reached, {@link #connect()} fails the test class with the command that starts it.
  * Registered as an extension ({@link #perClass()}), it connects before the class's first test and
- * drops its databases after the last.
+ * drops its databases after the last. Published in the store's test jar for the launcher's
+ * integration tests.
  */
-final class TestDatabases implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
+public final class TestDatabases implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
     /** Starts the machine's PostgreSQL cluster (Debian's tools). */
-    static final String START = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start";
+    public static final String START = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start";
 
     /** The server's admin login; set when connected ({@link #connect} or {@link #beforeAll}). */
     private Endpoint admin;
@@ -56,7 +57,7 @@ final class TestDatabases implements AutoCloseable, BeforeAllCallback, AfterAllC
      *
      * @return databases not connected yet
      */
-    static TestDatabases perClass() {
+    public static TestDatabases perClass() {
         return new TestDatabases(null);
     }
 
@@ -98,7 +99,7 @@ final class TestDatabases implements AutoCloseable, BeforeAllCallback, AfterAllC
     }
 
     /** @return where that database of this test class is (whether it exists yet or not) */
-    Endpoint endpoint(Database database) {
+    public Endpoint endpoint(Database database) {
         return admin.withDatabase(prefix + "_" + database.label());
     }
 
@@ -107,7 +108,7 @@ final class TestDatabases implements AutoCloseable, BeforeAllCallback, AfterAllC
      *
      * @return where it is
      */
-    Endpoint empty(Database database) {
+    public Endpoint empty(Database database) {
         Endpoint endpoint = endpoint(database);
         onServer(db -> {
             drop(db, endpoint.database());
@@ -122,7 +123,7 @@ final class TestDatabases implements AutoCloseable, BeforeAllCallback, AfterAllC
      *
      * @return where it is
      */
-    Endpoint migrated(Database database) {
+    public Endpoint migrated(Database database) {
         Endpoint endpoint = empty(database);
         Migrations.of(database, endpoint.dataSource()).migrate();
         return endpoint;
@@ -134,7 +135,7 @@ final class TestDatabases implements AutoCloseable, BeforeAllCallback, AfterAllC
      *
      * @return whether the process ended within that time
      */
-    boolean terminate(int pid) {
+    public boolean terminate(int pid) {
         boolean[] ended = new boolean[1];
         onServer(db -> ended[0] = db.select(function("pg_terminate_backend", Boolean.class, val(pid), val(5000L)))
                 .fetchSingle().value1());
