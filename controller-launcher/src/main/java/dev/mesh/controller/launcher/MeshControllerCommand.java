@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
         exitCodeList = {
             "0:success",
             "1:a problem was found, or the command failed",
-            "2:the command line is wrong"})
+            "2:the command line is wrong",
+            "3:a command that calls the running controller could not reach it"})
 final class MeshControllerCommand implements Runnable {
 
     @Spec

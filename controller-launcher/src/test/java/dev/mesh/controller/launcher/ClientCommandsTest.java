@@ -375,6 +375,35 @@ class ClientCommandsTest {
     }
 
     @Test
+    void somethingThatIsNotAnMcpEndpoint_isUnreachable_exits3() {
+        String url = controller.server.endpoint().resolve("/elsewhere").toString();
+
+        Cli.Run run = controller.run("status", "--url", url);
+
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertThat(run.err()).isEqualTo("mesh-controller: no controller was reached; tried, in order:\n  " + url
+                + " (from --url): initialize failed at " + url + ": not found: the MCP endpoint is /mcp\n");
+    }
+
+    @Test
+    void theUrlOption_winsOverTheVariable_andTheStatesTokenIsStillUsed() {
+        Map<String, String> env = Map.of("MESH_CONTROLLER_URL", "http://127.0.0.1:1/mcp",
+                "MESH_CONTROLLER_STATE", state.toString());
+
+        Cli.Run run = Cli.run(env, "nodes", "--url", controller.server.endpoint().toString());
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.lines().getFirst()).startsWith("NODE");
+    }
+
+    @Test
+    void theStateOption_findsTheController() {
+        Cli.Run run = Cli.run(Map.of("MESH_CONTROLLER_STATE", dir.toString()), "nodes", "--state", state.toString());
+
+        assertThat(run.exitCode()).isZero();
+    }
+
+    @Test
     void noControllerFound_exits3_namingEverySource() {
         Path empty = dir.resolve("empty");
 
