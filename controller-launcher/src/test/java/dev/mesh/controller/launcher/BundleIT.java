@@ -104,7 +104,8 @@ class BundleIT {
 
         Run run = run(List.of(LAUNCHER.toString(), "validate", file.toString()),
                 Map.of("JAVA_HOME", JAVA_17.toString(),
-                        "PATH", JAVA_17.resolve("bin") + File.pathSeparator + pathWithoutJava()));
+                        "PATH", JAVA_17.resolve("bin") + File.pathSeparator + pathWithoutJava(),
+                        "MESH_CONTROLLER_JVM_DIRS", ""));
 
         assertThat(run.exitCode()).isEqualTo(127);
         assertThat(run.out()).isEmpty();
@@ -112,7 +113,7 @@ class BundleIT {
                 .startsWith("mesh-controller: needs Java 21 or newer, and found none. Tried:\n")
                 .contains("  JAVA_HOME: " + java17 + ": Java 17, older than 21\n")
                 .contains("  java on PATH: " + java17 + ": Java 17, older than 21\n")
-                .contains("Install a JDK 21 or newer and set JAVA_HOME to it");
+                .contains("Install a JDK 21 or newer (under /usr/lib/jvm it is found), or set JAVA_HOME to one");
     }
 
     @Test
@@ -135,12 +136,25 @@ class BundleIT {
     @Test
     void launcher_withNoJavaAtAll_saysWhatItTried_exits127() throws IOException, InterruptedException {
         Run run = run(List.of(LAUNCHER.toString(), "validate", validManifest().toString()),
-                Map.of("PATH", pathWithoutJava()));
+                Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JVM_DIRS", dir.resolve("no-jvms").toString()));
 
         assertThat(run.exitCode()).isEqualTo(127);
         assertThat(run.err())
                 .contains("  JAVA_HOME: not set\n")
                 .contains("  java on PATH: none\n");
+    }
+
+    @Test
+    void launcher_withoutJavaHomeOrPath_findsAnInstalledJdk() throws IOException, InterruptedException {
+        Path jvms = Files.createDirectories(dir.resolve("jvm"));
+        Files.createSymbolicLink(jvms.resolve("jdk-17"), JAVA_17);
+        Files.createSymbolicLink(jvms.resolve("jdk-99"), Path.of(System.getProperty("java.home")));
+
+        Run run = run(List.of(LAUNCHER.toString(), "validate", validManifest().toString()),
+                Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JVM_DIRS", jvms.toString()));
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).endsWith("1 file, 0 invalid, 0 problems\n");
     }
 
     private Path validManifest() throws IOException {
