@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
                 + "directory continues where the first stopped.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:stopped by SIGTERM or Ctrl-C after serving (143 or 130 where the JVM reports the signal)",
+            "143:stopped by SIGTERM after serving (130: by Ctrl-C)",
             "1:the controller could not start (the line says why), or the mesh file has problems",
             "2:the command line is wrong"})
 final class ServeCommand implements Callable<Integer> {
