@@ -281,16 +281,28 @@ public final class Verbs {
         try {
             version = ModuleVersion.parse(MAPPER.writeValueAsString(manifestJson), "manifest");
         } catch (ManifestException e) {
-            Problem first = e.problems().getFirst();
-            throw new VerbException(VerbException.Code.INVALID, "the manifest has " + e.problems().size()
-                    + " problem" + (e.problems().size() == 1 ? "" : "s") + "; the first: " + first.message()
-                    + (first.hint() == null ? "" : " (" + first.hint() + ")"), "/manifest" + first.location().pointer());
+            throw new VerbException(VerbException.Code.INVALID, problems(e.problems()),
+                    "/manifest" + e.problems().getFirst().location().pointer());
         }
         boolean changed = inventory.push(version);
         if (changed) {
             events.publish("module", Map.of("module", version.module(), "version", version.version()));
         }
         return Map.of("module", version.module(), "version", version.version(), "changed", changed);
+    }
+
+    /** Every problem, as {@code validate} lists them: line and column, pointer (below {@code /manifest}), message, hint. */
+    private static String problems(List<Problem> problems) {
+        StringBuilder message = new StringBuilder("the manifest has ").append(problems.size())
+                .append(problems.size() == 1 ? " problem:" : " problems:");
+        for (Problem problem : problems) {
+            message.append("\n  ").append(problem.location().line()).append(':').append(problem.location().column())
+                    .append(": /manifest").append(problem.location().pointer()).append(": ").append(problem.message());
+            if (problem.hint() != null) {
+                message.append(" (").append(problem.hint()).append(')');
+            }
+        }
+        return message.toString();
     }
 
     private Map<String, Object> build(String module, String artifact) {

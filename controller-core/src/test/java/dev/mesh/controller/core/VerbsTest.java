@@ -95,6 +95,18 @@ class VerbsTest {
     }
 
     @Test
+    void push_invalidManifest_listsEveryProblem_pointingIntoTheArguments() {
+        assertThatThrownBy(() -> call("push", "{\"manifest\": {\"module\": \"Web\", \"version\": \"\"}}"))
+                .isInstanceOfSatisfying(VerbException.class, e -> {
+                    assertThat(e.code()).isEqualTo(VerbException.Code.INVALID);
+                    assertThat(e.pointer()).isEqualTo("/manifest/module");
+                    assertThat(e.getMessage()).startsWith("the manifest has 2 problems:\n  1:")
+                            .contains(": /manifest/module: ").contains(": /manifest/version: ");
+                });
+        assertThat(inventory.modules()).isEmpty();
+    }
+
+    @Test
     void assign_again_ofASeatHolder_changesNothingAndIsNoConflict() throws IOException {
         pushExamples();
         call("assign", "{\"module\": \"mesh-store\", \"node\": \"alpha\"}");
