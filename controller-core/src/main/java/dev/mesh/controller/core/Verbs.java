@@ -1,10 +1,7 @@
 package dev.mesh.controller.core;
 
 import dev.mesh.controller.manifest.Layout;
-import dev.mesh.controller.manifest.Manifest;
-import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.manifest.MeshException;
-import dev.mesh.controller.manifest.Problem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -40,6 +37,7 @@ public final class Verbs {
     private final Layout layout;
     private final Clock clock;
     private final RequestRecords records;
+    private final Changes changes;
     /** Plans for {@code plan} and {@code status}: a verb after a small change recomposes only what it touched. */
     private final IncrementalPlanner planner = new IncrementalPlanner();
     /** What {@code status} answers; renewed by {@link #refresh()} and by every verb that plans. */
@@ -54,6 +52,7 @@ public final class Verbs {
         this.layout = Objects.requireNonNull(layout, "layout");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.records = Objects.requireNonNull(records, "records");
+        this.changes = new Changes(inventory, licences, events, clock);
     }
 
     /**
@@ -179,8 +178,8 @@ public final class Verbs {
             case "plan" -> Reads.plan(planned());
             case "assign" -> assign(Arguments.text(args, "module"), Arguments.text(args, "node"));
             case "unassign" -> unassign(Arguments.text(args, "module"), Arguments.text(args, "node"));
-            case "push" -> refreshing(push(Arguments.object(args, "manifest")));
-            case "build" -> build(Arguments.text(args, "module"), Arguments.optionalText(args, "artifact"));
+            case "push" -> refreshing(changes.push(Arguments.object(args, "manifest")));
+            case "build" -> changes.build(Arguments.text(args, "module"), Arguments.optionalText(args, "artifact"));
             default -> throw new VerbException(VerbException.Code.NOT_FOUND, "there is no verb \"" + name
                     + "\"; the verbs are " + String.join(", ", TOOLS.stream().map(Tool::name).toList()), "");
         };
@@ -229,98 +228,16 @@ public final class Verbs {
     }
 
     private Map<String, Object> assign(String module, String node) {
-        State before = state();
-        Reads.require(before, module, node);
-        Assignment assignment = new Assignment(module, node);
-        if (before.mesh().assignments().contains(assignment)) {
-            return changed(false, "assign", Map.of("module", module, "node", node));
-        }
-        List<Assignment> after = new ArrayList<>(before.mesh().assignments());
-        after.add(assignment);
-        Seating seating = Seating.of(before.mesh().nodes(), before.mesh().modulesByName(), after);
-        List<Problem> conflicts = seating.conflicts().stream()
-                .filter(p -> !before.seating().conflicts().contains(p)).toList();
-        if (!conflicts.isEmpty()) {
-            throw new VerbException(VerbException.Code.CONFLICT, conflicts.getFirst().message(), "/module");
-        }
-        licences.licence(module).ifPresent(licence -> checkLicence(licence, node, before.mesh().assignments()));
-        boolean changed = inventory.assign(assignment);
+        boolean changed = changes.assign(state(), module, node);
         return changed(changed, "assign", Map.of("module", module, "node", node));
     }
 
-    /** A new assignment must fit the module's licence: before it expires, on no more nodes than it allows. */
-    private void checkLicence(Licences.Licence licence, String node, List<Assignment> assignments) {
-        List<String> nodes = assignments.stream().filter(a -> a.module().equals(licence.module()))
-                .map(Assignment::node).distinct().sorted().toList();
-        List<String> why = new ArrayList<>();
-        if (!clock.instant().isBefore(licence.expires())) {
-            why.add("its licence expired at " + licence.expires() + "; renew the licence");
-        }
-        if (nodes.size() >= licence.nodes()) {
-            why.add("its licence allows " + licence.nodes() + " node" + (licence.nodes() == 1 ? "" : "s")
-                    + " and it is assigned to " + nodes.size() + (nodes.isEmpty() ? "" : " (" + String.join(", ", nodes)
-                    + ")") + "; unassign it from one, or extend the licence");
-        }
-        if (!why.isEmpty()) {
-            throw new VerbException(VerbException.Code.CONFLICT, "module " + licence.module() + " cannot be assigned "
-                    + "to " + node + ": " + String.join("; and ", why), "/module");
-        }
-    }
-
     private Map<String, Object> unassign(String module, String node) {
-        boolean changed = inventory.unassign(new Assignment(module, node));
-        if (!changed && inventory.assignments().stream().noneMatch(a -> a.module().equals(module))
-                && inventory.module(module).isEmpty()) {
-            throw new VerbException(VerbException.Code.NOT_FOUND, "there is no module \"" + module + "\"", "/module");
-        }
+        boolean changed = changes.unassign(module, node);
         return changed(changed, "unassign", Map.of("module", module, "node", node));
     }
 
-    private Map<String, Object> push(JsonNode manifestJson) {
-        ModuleVersion version;
-        try {
-            version = ModuleVersion.parse(MAPPER.writeValueAsString(manifestJson), "manifest");
-        } catch (ManifestException e) {
-            throw new VerbException(VerbException.Code.INVALID, problems(e.problems()),
-                    "/manifest" + e.problems().getFirst().location().pointer());
-        }
-        boolean changed = inventory.push(version);
-        if (changed) {
-            events.publish("module", Map.of("module", version.module(), "version", version.version()));
-        }
-        return Map.of("module", version.module(), "version", version.version(), "changed", changed);
-    }
-
-    /** Every problem, as {@code validate} lists them: line and column, pointer (below {@code /manifest}), message, hint. */
-    private static String problems(List<Problem> problems) {
-        StringBuilder message = new StringBuilder("the manifest has ").append(problems.size())
-                .append(problems.size() == 1 ? " problem:" : " problems:");
-        for (Problem problem : problems) {
-            message.append("\n  ").append(problem.location().line()).append(':').append(problem.location().column())
-                    .append(": /manifest").append(problem.location().pointer()).append(": ").append(problem.message());
-            if (problem.hint() != null) {
-                message.append(" (").append(problem.hint()).append(')');
-            }
-        }
-        return message.toString();
-    }
-
-    private Map<String, Object> build(String module, String artifact) {
-        Manifest manifest = inventory.module(module).orElseThrow(() -> new VerbException(
-                VerbException.Code.NOT_FOUND, "there is no module \"" + module + "\"; push it first", "/module"));
-        List<String> requested = new ArrayList<>();
-        manifest.artifacts().stream().filter(a -> artifact == null || a.name().equals(artifact)).forEach(a -> {
-            String id = "build:" + manifest.module() + "@" + manifest.version() + "/" + a.name();
-            inventory.request(id);
-            requested.add(id);
-        });
-        if (requested.isEmpty()) {
-            throw new VerbException(VerbException.Code.NOT_FOUND, "module " + module + " has no artifact \""
-                    + artifact + "\"", "/artifact");
-        }
-        return Map.of("requested", requested);
-    }
-
+    /** Plans after a change, telling the plan's summary as an event when something changed. */
     private Map<String, Object> changed(boolean changed, String verb, Map<String, Object> what) {
         Plan plan = planned().plan();
         if (changed) {
