@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The twelve verbs of DESIGN.md section 7, as tools with JSON Schemas, handled against core's
@@ -249,12 +250,25 @@ public final class Verbs {
         return Map.of("changed", changed, "summary", plan.summary());
     }
 
+    /**
+     * A verb's output schema as published: its result or, for a failure (a tool result with
+     * {@code isError}), the error {@code {code, message, pointer}}, so that a client that checks
+     * structured content against the schema accepts both.
+     */
+    private static JsonNode resultOrError(JsonNode result, JsonNode error) {
+        ObjectNode schema = MAPPER.createObjectNode().put("type", "object");
+        schema.putArray("anyOf").add(result).add(error);
+        return schema;
+    }
+
     private static List<Tool> load() {
         try (InputStream in = Verbs.class.getResourceAsStream("verbs.json")) {
             List<Tool> tools = new ArrayList<>();
+            JsonNode error = MAPPER.readTree(Objects.requireNonNull(Verbs.class.getResourceAsStream("verb-error.json"),
+                    "verb-error.json is packaged with core"));
             for (JsonNode tool : MAPPER.readTree(Objects.requireNonNull(in, "verbs.json is packaged with core"))) {
                 tools.add(new Tool(tool.path("name").asString(), tool.path("description").asString(),
-                        tool.path("inputSchema"), tool.path("outputSchema")));
+                        tool.path("inputSchema"), resultOrError(tool.path("outputSchema"), error)));
             }
             return List.copyOf(tools);
         } catch (IOException e) {

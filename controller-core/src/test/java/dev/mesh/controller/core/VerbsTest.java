@@ -53,6 +53,10 @@ class VerbsTest {
         assertThat(tools.valueStream()).allSatisfy(t -> {
             assertThat(t.path("inputSchema").path("type").asString()).isEqualTo("object");
             assertThat(t.path("description").asString()).isNotBlank();
+            assertThat(t.path("outputSchema").path("type").asString()).isEqualTo("object");
+            assertThat(t.path("outputSchema").path("anyOf").get(1).path("required").valueStream()
+                    .map(JsonNode::asString)).as("a failure's structured content is allowed too")
+                    .containsExactly("code", "message");
         });
     }
 
