@@ -43,10 +43,10 @@ public final class Composer {
         Map<String, Set<String>> assigned = new HashMap<>();
         mesh.assignments().forEach(a -> assigned.computeIfAbsent(a.node(), n -> new TreeSet<>()).add(a.module()));
         List<NodeDeclaration.Composed> composed = new ArrayList<>(nodes.size());
-        Resolutions resolutions = new Resolutions();
+        NodeComposer composer = new NodeComposer(mesh.layout());
         for (Node node : nodes.values().stream().sorted(Comparator.comparing(Node::name)).toList()) {
-            composed.add(NodeDeclaration.compose(node, manifests(assigned.getOrDefault(node.name(), Set.of()), modules),
-                    seating, mesh.layout(), resolutions));
+            composed.add(composer.compose(node, manifests(assigned.getOrDefault(node.name(), Set.of()), modules),
+                    seating));
         }
         return assemble(meshProblems(unknownNames(mesh, nodes, modules), sorted, seating), composed);
     }

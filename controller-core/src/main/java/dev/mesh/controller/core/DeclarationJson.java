@@ -71,7 +71,16 @@ final class DeclarationJson {
 
     /** @return {@code sha256:} and the hex digest of its canonical bytes, equal to {@link CanonicalJson#digest} */
     static String digest(Declaration declaration) {
-        MessageDigest sha = MeshDigest.sha256();
+        return digest(declaration, MeshDigest.sha256());
+    }
+
+    /**
+     * {@link #digest(Declaration)} with a SHA-256 the caller keeps from one declaration to the next.
+     *
+     * @param sha a SHA-256; whatever it had hashed is discarded
+     */
+    static String digest(Declaration declaration, MessageDigest sha) {
+        sha.reset();
         Plain plain = new Plain(sha, null);
         write(declaration, plain);
         if (!plain.finish()) {

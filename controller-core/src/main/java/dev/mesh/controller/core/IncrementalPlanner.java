@@ -90,7 +90,7 @@ public final class IncrementalPlanner {
     private Seating seating;
     private final MeshDigest digest = new MeshDigest();
     private final Map<String, Remembered> remembered = new HashMap<>();
-    private Resolutions resolutions = new Resolutions();
+    private NodeComposer composer;
 
     /** A planner that has seen nothing yet: its first plan composes every node. */
     public IncrementalPlanner() {
@@ -179,7 +179,7 @@ public final class IncrementalPlanner {
         nodes = new HashMap<>();
         mesh.nodes().forEach(node -> nodes.put(node.name(), node));
         inNameOrder = nodes.values().stream().sorted(Comparator.comparing(Node::name)).toList();
-        resolutions = new Resolutions();
+        composer = new NodeComposer(layout);
         requirements.clear();
         modules.forEach((name, manifest) -> requirements.put(name, manifest.requirements()));
         assigned.clear();
@@ -259,7 +259,7 @@ public final class IncrementalPlanner {
         Remembered memory = remembered.computeIfAbsent(node.name(), Remembered::new);
         if (!inputs.equals(memory.inputs)) {
             memory.inputs = inputs;
-            memory.composed = NodeDeclaration.compose(node, inputs.manifests(), seating, inputs.layout(), resolutions);
+            memory.composed = composer.compose(node, inputs.manifests(), seating);
             memory.changes = null;
         }
     }

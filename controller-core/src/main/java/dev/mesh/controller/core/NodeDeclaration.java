@@ -1,6 +1,6 @@
 package dev.mesh.controller.core;
 
-import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.core.ModuleParts.Sourced;
 import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.Problem;
@@ -31,14 +31,17 @@ final class NodeDeclaration {
         }
     }
 
-    /** A value and where it was declared, to name both sides of a conflict. */
-    private record Sourced<T>(T value, String module, Location location) {
-    }
+    private static final Comparator<Declaration.Secret> SECRETS = Comparator.comparing(Declaration.Secret::path);
+    private static final Comparator<Declaration.Access> ACCESSES = Comparator.comparing(Declaration.Access::module)
+            .thenComparing(Declaration.Access::path).thenComparing(Declaration.Access::mode);
+    private static final Comparator<Declaration.Container> CONTAINERS = Comparator
+            .comparing(Declaration.Container::name).thenComparing(Declaration.Container::module);
+    private static final Comparator<Declaration.Tool> TOOLS = Comparator.comparing(Declaration.Tool::module)
+            .thenComparing(Declaration.Tool::name);
 
     private final Node node;
     private final Seating seating;
-    private final Layout layout;
-    private final Resolutions resolutions;
+    private final NodeComposer composer;
     private final List<Problem> problems = new ArrayList<>();
     private final Map<String, Sourced<Declaration.Account>> accounts = new TreeMap<>();
     private final Map<String, Sourced<Declaration.Directory>> directories = new TreeMap<>();
@@ -48,21 +51,15 @@ final class NodeDeclaration {
     private final List<Declaration.Container> containers = new ArrayList<>();
     private final List<Declaration.Tool> tools = new ArrayList<>();
 
-    private NodeDeclaration(Node node, Seating seating, Layout layout, Resolutions resolutions) {
+    private NodeDeclaration(Node node, Seating seating, NodeComposer composer) {
         this.node = node;
         this.seating = seating;
-        this.layout = layout;
-        this.resolutions = resolutions;
+        this.composer = composer;
     }
 
-    /**
-     * Composes one node: a function of exactly the node, the manifests assigned to it, the holders
-     * of the seats their templates reference (as the node sees them), the seats the node holds and
-     * the layout. {@link IncrementalPlanner} relies on that to reuse a node's result.
-     */
-    static Composed compose(Node node, List<Manifest> manifests, Seating seating, Layout layout,
-            Resolutions resolutions) {
-        NodeDeclaration composed = new NodeDeclaration(node, seating, layout, resolutions);
+    /** Composes one node ({@link NodeComposer#compose}). */
+    static Composed compose(Node node, List<Manifest> manifests, Seating seating, NodeComposer composer) {
+        NodeDeclaration composed = new NodeDeclaration(node, seating, composer);
         manifests.forEach(composed::add);
         return composed.problems.isEmpty()
                 ? new Composed(node.name(), composed.declaration(seating.heldBy(node)), List.of())
@@ -70,63 +67,60 @@ final class NodeDeclaration {
     }
 
     private void add(Manifest manifest) {
-        Substitution substitution = Substitution.of(manifest, seating.bindings(node, layout));
+        ModuleParts parts = composer.parts(manifest);
+        Substitution substitution = Substitution.of(manifest, seating.bindings(node, composer.layout()));
         String module = manifest.module();
         for (Resource resource : manifest.resources()) {
             switch (resource) {
-                case Resource.User user -> account(module, user);
-                case Resource.Directory directory -> directory(module, directory);
-                case Resource.Process process -> process(manifest, substitution, process);
-                case Resource.Container container -> container(module, substitution, container);
+                case Resource.User user -> account(parts.account(user));
+                case Resource.Directory directory -> directory(parts.directory(directory));
+                case Resource.Process process -> process(manifest, substitution, process, parts.artifact(process));
+                case Resource.Container container -> container(module, substitution, container,
+                        parts.mounts(container));
             }
         }
         manifest.ownSecrets().forEach((name, path) -> secrets.add(new Declaration.Secret(module, name,
                 resolve(substitution, path), manifest.secretsOwner(), "0600")));
         manifest.accesses().forEach(access -> accesses.add(new Declaration.Access(module,
                 resolve(substitution, access.path()), access.mode().name().toLowerCase(Locale.ROOT))));
-        manifest.tools().forEach(tool -> tools.add(new Declaration.Tool(module, tool)));
+        tools.addAll(parts.tools());
     }
 
     private Declaration declaration(List<String> seats) {
-        Declaration unsigned = new Declaration(node.name(), "", values(accounts), values(directories),
-                sorted(secrets, Comparator.comparing(Declaration.Secret::path)),
-                sorted(accesses, Comparator.comparing(Declaration.Access::module).thenComparing(Declaration.Access::path)
-                        .thenComparing(Declaration.Access::mode)),
-                values(processes), sorted(containers, Comparator.comparing(Declaration.Container::name)
-                        .thenComparing(Declaration.Container::module)),
-                seats, sorted(tools, Comparator.comparing(Declaration.Tool::module).thenComparing(Declaration.Tool::name)));
-        return unsigned.withRevision(DeclarationJson.digest(unsigned));
+        secrets.sort(SECRETS);
+        accesses.sort(ACCESSES);
+        containers.sort(CONTAINERS);
+        tools.sort(TOOLS);
+        Declaration unsigned = new Declaration(node.name(), "", values(accounts), values(directories), secrets,
+                accesses, values(processes), containers, seats, tools);
+        return unsigned.withRevision(composer.revision(unsigned));
     }
 
-    private void account(String module, Resource.User user) {
-        Declaration.Account account = new Declaration.Account(user.name(), orEmpty(user.shell()), orEmpty(user.home()));
-        Sourced<Declaration.Account> first = accounts.putIfAbsent(user.name(),
-                new Sourced<>(account, module, user.location()));
-        if (first != null && !first.value().equals(account)) {
-            conflict("account-conflict", "the account \"" + user.name() + "\" is declared by modules " + first.module()
-                    + " and " + module + " with a different shell or home (" + describe(first.value()) + " against "
-                    + describe(account) + "); make the two declarations agree", user.location(), first.location());
+    private void account(Sourced<Declaration.Account> account) {
+        Sourced<Declaration.Account> first = accounts.putIfAbsent(account.value().name(), account);
+        if (first != null && !first.value().equals(account.value())) {
+            conflict("account-conflict", "the account \"" + account.value().name() + "\" is declared by modules "
+                    + first.module() + " and " + account.module() + " with a different shell or home ("
+                    + describe(first.value()) + " against " + describe(account.value())
+                    + "); make the two declarations agree", account.location(), first.location());
         }
     }
 
-    private void directory(String module, Resource.Directory directory) {
-        String path = layout.pathOf(module, directory);
-        Sourced<Declaration.Directory> first = directories.putIfAbsent(path, new Sourced<>(new Declaration.Directory(
-                module, directory.id(), path, directory.mode(), directory.owner()), module, directory.location()));
+    private void directory(Sourced<Declaration.Directory> directory) {
+        String path = directory.value().path();
+        Sourced<Declaration.Directory> first = directories.putIfAbsent(path, directory);
         if (first != null) {
             conflict("directory-conflict", "the directory " + path + " is declared by module " + first.module()
-                    + " and by module " + module + " on node " + node.name() + "; give one of them another id or "
-                    + "place", directory.location(), first.location());
+                    + " and by module " + directory.module() + " on node " + node.name() + "; give one of them "
+                    + "another id or place", directory.location(), first.location());
         }
     }
 
-    private void process(Manifest manifest, Substitution substitution, Resource.Process process) {
+    private void process(Manifest manifest, Substitution substitution, Resource.Process process,
+            Declaration.Artifact artifact) {
         String module = manifest.module();
-        List<String> run = process.run().stream().map(t -> resolve(substitution, t)).toList();
+        List<String> run = resolve(substitution, process.run());
         Map<String, String> env = resolve(substitution, process.env());
-        Declaration.Artifact artifact = manifest.artifact(process.artifact())
-                .map(a -> new Declaration.Artifact(module, a.name(), a.system()))
-                .orElseThrow(() -> new IllegalStateException("a parsed manifest names only declared artifacts"));
         if (!artifact.system().equals(node.system())) {
             problems.add(Problem.error("system-mismatch", "node " + node.name() + " runs " + node.system()
                     + ", but process \"" + process.name() + "\" of module " + module + " runs the artifact "
@@ -145,23 +139,30 @@ final class NodeDeclaration {
         }
     }
 
-    private void container(String module, Substitution substitution, Resource.Container container) {
+    private void container(String module, Substitution substitution, Resource.Container container,
+            List<Declaration.Mount> mounts) {
         containers.add(new Declaration.Container(module, container.name(), container.image(),
-                orEmpty(container.user()), resolve(substitution, container.env()),
-                container.mounts().stream().map(m -> new Declaration.Mount(m.source(), m.target(),
-                        m.mode().name().toLowerCase(Locale.ROOT))).toList(),
-                orEmpty(container.network()), container.run().stream().map(t -> resolve(substitution, t)).toList()));
+                orEmpty(container.user()), resolve(substitution, container.env()), mounts,
+                orEmpty(container.network()), resolve(substitution, container.run())));
     }
 
     /** The resolved value, or the empty string after recording why not (the node then gets no declaration). */
     private String resolve(Substitution substitution, Template template) {
-        return switch (resolutions.resolve(template, substitution, seating, node)) {
+        return switch (composer.resolutions().resolve(template, substitution, seating, node)) {
             case Resolution.Resolved resolved -> resolved.value();
             case Resolution.Unresolved unresolved -> {
                 problems.addAll(unresolved.problems());
                 yield "";
             }
         };
+    }
+
+    private List<String> resolve(Substitution substitution, List<Template> templates) {
+        List<String> resolved = new ArrayList<>(templates.size());
+        for (Template template : templates) {
+            resolved.add(resolve(substitution, template));
+        }
+        return List.copyOf(resolved);
     }
 
     private Map<String, String> resolve(Substitution substitution, Map<String, Template> templates) {
@@ -175,11 +176,9 @@ final class NodeDeclaration {
     }
 
     private static <T> List<T> values(Map<String, Sourced<T>> byKey) {
-        return byKey.values().stream().map(Sourced::value).toList();
-    }
-
-    private static <T> List<T> sorted(List<T> items, Comparator<T> order) {
-        return items.stream().sorted(order).toList();
+        List<T> values = new ArrayList<>(byKey.size());
+        byKey.values().forEach(sourced -> values.add(sourced.value()));
+        return values;
     }
 
     private static String describe(Declaration.Account account) {
