@@ -1,5 +1,7 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.manifest.Problem;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -133,6 +135,24 @@ final class ChangeCommands {
             ObjectNode arguments = super.arguments();
             arguments.set("manifest", manifest(file));
             return arguments;
+        }
+
+        /**
+         * The controller locates the problems of a manifest in the JSON it received, whose lines are
+         * not the file's: the same checks run here on the file give each problem its line and column
+         * in it, as {@code validate} prints them. The controller's own message when they find none.
+         */
+        @Override
+        void printError(VerbException e, PrintWriter err) {
+            List<Problem> problems = e.code() == VerbException.Code.INVALID ? FileResult.read(file).problems()
+                    : List.of();
+            if (problems.stream().noneMatch(Problem::isError)) {
+                super.printError(e, err);
+                return;
+            }
+            err.println("error (invalid): the controller refused the manifest " + file + ": "
+                    + VerbText.count(problems.size(), "problem"));
+            problems.forEach(problem -> err.println((problem.isError() ? "" : "warning: ") + problem));
         }
 
         @Override

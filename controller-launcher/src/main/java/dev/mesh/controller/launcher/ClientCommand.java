@@ -113,8 +113,16 @@ abstract class ClientCommand implements Callable<Integer> {
         return exitCode(result);
     }
 
+    /** Prints a verb's failure for people: {@code error (CODE): MESSAGE}, then the pointer when there is one. */
+    void printError(VerbException e, PrintWriter err) {
+        err.println("error (" + e.code().label() + "): " + e.getMessage());
+        if (!e.pointer().isEmpty()) {
+            err.println("  at " + e.pointer());
+        }
+    }
+
     /** A verb's failure: its code and message on standard error and, with --json, as a document on standard output. */
-    private static int failed(VerbException e, CommandLine commandLine, boolean asJson) {
+    private int failed(VerbException e, CommandLine commandLine, boolean asJson) {
         if (asJson) {
             ObjectNode document = JsonReport.MAPPER.createObjectNode();
             ObjectNode error = document.putObject("error").put("code", e.code().label()).put("message", e.getMessage());
@@ -125,10 +133,7 @@ abstract class ClientCommand implements Callable<Integer> {
             commandLine.getOut().flush();
         }
         PrintWriter err = commandLine.getErr();
-        err.println("error (" + e.code().label() + "): " + e.getMessage());
-        if (!e.pointer().isEmpty()) {
-            err.println("  at " + e.pointer());
-        }
+        printError(e, err);
         err.flush();
         return 1;
     }

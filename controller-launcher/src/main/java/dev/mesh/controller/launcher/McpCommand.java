@@ -55,9 +55,8 @@ final class McpCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ControllerAddress address = ControllerAddress.find(controller, env);
-        String version = Main.class.getPackage().getImplementationVersion();
         try (McpClient client = McpClient.of(address.endpoint(), address.token())) {
-            StdioBridge.of(client, version == null ? "(development build)" : version).run(in, out);
+            StdioBridge.of(client, JarVersion.version()).run(in, out);
         } catch (UncheckedIOException e) {
             throw new CommandException("mcp stopped: " + e.getMessage() + " (" + e.getCause() + ")", e);
         }

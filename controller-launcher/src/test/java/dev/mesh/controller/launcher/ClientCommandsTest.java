@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -237,6 +239,23 @@ class ClientCommandsTest {
     }
 
     @Test
+    void aNodeThatDoesNotCompose_showsItsProblems_andThePlanExits1() {
+        assertThat(controller.run("push", "../examples/modules/mesh-controller.json").exitCode()).isZero();
+        assertThat(controller.run("assign", "mesh-controller", "gamma").exitCode()).isZero();
+
+        Cli.Run node = controller.run("node", "gamma");
+        Cli.Run plan = controller.run("plan");
+
+        assertThat(node.exitCode()).isZero();
+        assertThat(node.lines()).contains("declaration: none (5 problems)");
+        assertThat(node.lines().getLast()).matches("  manifest:1:\\d+: /resources/3/env/MESH_\\w+_PORT: no node holds "
+                + "the seat \"mesh-\\w+\" that .*");
+        assertThat(plan.exitCode()).isEqualTo(1);
+        assertThat(plan.lines()).hasSize(7).first().asString().contains(": no node holds the seat \"mesh-");
+        assertThat(plan.lines().getLast()).isEqualTo("No changes. Every node runs its declaration.");
+    }
+
+    @Test
     void plan_meshWithControllerOptions_isAUsageError_exits1() {
         Cli.Run run = controller.run("plan", "--mesh", "../examples/mesh.json", "--url", "http://127.0.0.1:1/mcp");
 
@@ -334,13 +353,33 @@ class ClientCommandsTest {
     }
 
     @Test
-    void push_ofAnInvalidManifest_isTheControllersInvalid_exits1() throws IOException {
-        Path file = Files.writeString(dir.resolve("web.json"), "{\"module\": \"web\"}");
+    void push_ofAnInvalidManifest_isTheControllersInvalid_exits1_withTheProblemsLocatedInTheFile()
+            throws IOException {
+        Path file = Files.writeString(dir.resolve("web.json"), "{\n  \"module\": \"web\",\n  \"versoin\": \"1\"\n}\n");
+        List<String> validate = Cli.run("validate", file.toString()).lines();
 
         Cli.Run run = controller.run("push", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).startsWith("error (invalid): the manifest has ").contains("\n  at /manifest");
+        assertThat(validate).hasSizeGreaterThan(1);
+        assertThat(run.err().lines().toList()).containsExactlyElementsOf(Stream.concat(Stream.of(
+                "error (invalid): the controller refused the manifest " + file + ": " + (validate.size() - 1)
+                        + " problem" + (validate.size() == 2 ? "" : "s")),
+                validate.subList(0, validate.size() - 1).stream()).toList());
+        assertThat(run.err()).contains(file + ":3:3: /versoin: ");
+        assertThat(controller.inventory.modules()).isEmpty();
+    }
+
+    @Test
+    void push_ofAnInvalidManifest_json_isTheControllersError() throws IOException {
+        Path file = Files.writeString(dir.resolve("web.json"), "{\n  \"module\": \"web\"\n}\n");
+
+        Cli.Run run = controller.run("push", file.toString(), "--json");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(json(run).get("error").get("code").asString()).isEqualTo("invalid");
+        assertThat(json(run).get("error").get("message").asString()).startsWith("the manifest has ");
+        assertThat(json(run).get("error").get("pointer").asString()).startsWith("/manifest");
     }
 
     @Test
