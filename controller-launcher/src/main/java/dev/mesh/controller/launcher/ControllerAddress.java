@@ -12,6 +12,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -127,16 +128,20 @@ record ControllerAddress(URI endpoint, String source, BearerToken token, List<St
 
     private static URI endpoint(String text, String source) {
         String url = text.strip();
+        String needed = "an http:// or https:// URL with a host, and no query or fragment, is needed";
+        if (!url.contains("://")) {
+            throw notAUrl(url, source, needed);
+        }
         URI uri;
         try {
-            uri = new URI(url.contains("://") ? url : "missing-scheme:" + url);
+            uri = new URI(url);
         } catch (URISyntaxException e) {
             throw notAUrl(url, source, e.getReason());
         }
-        if (uri.getScheme() == null || !List.of("http", "https").contains(uri.getScheme().toLowerCase(
-                java.util.Locale.ROOT)) || uri.getHost() == null || uri.getRawQuery() != null
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!List.of("http", "https").contains(scheme) || uri.getHost() == null || uri.getRawQuery() != null
                 || uri.getRawFragment() != null) {
-            throw notAUrl(url, source, "an http:// or https:// URL with a host, and no query or fragment, is needed");
+            throw notAUrl(url, source, needed);
         }
         String path = uri.getRawPath();
         return path == null || path.isEmpty() || path.equals("/") ? uri.resolve("/mcp") : uri;

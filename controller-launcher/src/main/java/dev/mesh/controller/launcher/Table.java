@@ -42,12 +42,12 @@ final class Table {
             return;
         }
         int[] widths = new int[header.size()];
-        for (List<String> row : concat()) {
+        for (List<String> row : withHeader()) {
             for (int i = 0; i < row.size(); i++) {
                 widths[i] = Math.max(widths[i], width(row.get(i)));
             }
         }
-        for (List<String> row : concat()) {
+        for (List<String> row : withHeader()) {
             StringBuilder line = new StringBuilder();
             for (int i = 0; i < row.size(); i++) {
                 String cell = row.get(i);
@@ -60,7 +60,7 @@ final class Table {
         }
     }
 
-    private List<List<String>> concat() {
+    private List<List<String>> withHeader() {
         List<List<String>> all = new ArrayList<>(rows.size() + 1);
         all.add(header);
         all.addAll(rows);
