@@ -112,10 +112,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         }
         turn.lock();
         try {
-            if (closed) {
-                throw new IllegalStateException("the plan lock of " + holder + " is closed");
-            }
-            refuseIfLost();
+            refuseIfUnusable();
             if (acquired) {
                 return work.get();
             }
@@ -148,10 +145,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     public long acquire() {
         turn.lock();
         try {
-            if (closed) {
-                throw new IllegalStateException("the plan lock of " + holder + " is closed");
-            }
-            refuseIfLost();
+            refuseIfUnusable();
             if (!acquired) {
                 held = take();
                 acquired = true;
@@ -263,6 +257,13 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
             LOG.warn("plan lock lost holder={} reason=\"{}\"", holder, why);
         }
         return unavailable(lost);
+    }
+
+    private void refuseIfUnusable() {
+        if (closed) {
+            throw new IllegalStateException("the plan lock of " + holder + " is closed");
+        }
+        refuseIfLost();
     }
 
     private void refuseIfLost() {
