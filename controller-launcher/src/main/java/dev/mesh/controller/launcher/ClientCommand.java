@@ -102,7 +102,7 @@ abstract class ClientCommand implements Callable<Integer> {
                 return failed(new VerbException(VerbException.Code.UNAUTHORIZED, e.getMessage(), ""), commandLine,
                         asJson);
             }
-            throw address.unreachable(e.getMessage());
+            throw address.unreachable(e);
         }
         if (asJson) {
             out.println(JsonReport.MAPPER.writeValueAsString(result));

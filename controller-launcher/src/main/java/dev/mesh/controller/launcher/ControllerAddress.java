@@ -78,13 +78,13 @@ record ControllerAddress(URI endpoint, String source, BearerToken token, List<St
     }
 
     /**
-     * @param why why the endpoint did not answer as a controller
-     * @return the failure to report: the places consulted, then the endpoint and {@code why}
+     * @param failure why the endpoint did not answer as a controller
+     * @return the failure to report: the places consulted, then the endpoint and the failure's message
      */
-    UnreachableException unreachable(String why) {
+    UnreachableException unreachable(RuntimeException failure) {
         List<String> tried = new ArrayList<>(consulted);
-        tried.add(endpoint + " (from " + source + "): " + why);
-        return new UnreachableException(tried);
+        tried.add(endpoint + " (from " + source + "): " + failure.getMessage());
+        return new UnreachableException(tried, failure);
     }
 
     /** The state directory and how it was chosen. */

@@ -16,7 +16,15 @@ final class UnreachableException extends MeshException {
 
     /** @param tried each place consulted and why it did not give a controller; at least one */
     UnreachableException(List<String> tried) {
-        super("no controller was reached; tried: " + String.join("; ", tried));
+        this(tried, null);
+    }
+
+    /**
+     * @param tried each place consulted and why it did not give a controller; at least one
+     * @param cause the failure of the last one, or {@code null}
+     */
+    UnreachableException(List<String> tried, Throwable cause) {
+        super("no controller was reached; tried: " + String.join("; ", tried), cause);
         if (tried.isEmpty()) {
             throw new IllegalArgumentException("an UnreachableException needs what was tried");
         }

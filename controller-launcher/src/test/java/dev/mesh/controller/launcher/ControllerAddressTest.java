@@ -203,7 +203,7 @@ class ControllerAddressTest {
         Path state = state("state", "http://127.0.0.1:1/mcp");
 
         UnreachableException e = ControllerAddress.find(options(null, state, null), Map.of())
-                .unreachable("connection refused");
+                .unreachable(new IllegalStateException("connection refused"));
 
         assertThat(e.tried()).containsExactly("--url: not given", "MESH_CONTROLLER_URL: not set",
                 "http://127.0.0.1:1/mcp (from " + state.resolve("url") + "): connection refused");
