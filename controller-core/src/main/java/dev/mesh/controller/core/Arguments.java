@@ -1,9 +1,12 @@
 package dev.mesh.controller.core;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Reading a verb's arguments: a missing or malformed one is {@code invalid}, with its pointer. */
 final class Arguments {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     private Arguments() {
     }
@@ -29,12 +32,19 @@ final class Arguments {
         return value.asString();
     }
 
-    static JsonNode object(JsonNode args, String name) {
+    /**
+     * @return the argument as JSON text: a string as it is, an object written out
+     * @throws VerbException {@code invalid} when it is missing or neither
+     */
+    static String document(JsonNode args, String name) {
         JsonNode value = args.get(name);
-        if (value == null || !value.isObject()) {
-            throw new VerbException(VerbException.Code.INVALID, "the argument \"" + name + "\" is required: a JSON "
-                    + "object", "/" + name);
+        if (value != null && value.isString()) {
+            return value.asString();
         }
-        return value;
+        if (value != null && value.isObject()) {
+            return MAPPER.writeValueAsString(value);
+        }
+        throw new VerbException(VerbException.Code.INVALID, "the argument \"" + name + "\" is required: a JSON "
+                + "document, as text or as an object", "/" + name);
     }
 }

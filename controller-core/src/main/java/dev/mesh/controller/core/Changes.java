@@ -7,8 +7,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The mutating verbs' checks and writes: what must hold before the inventory changes (the names
@@ -16,8 +14,6 @@ import tools.jackson.databind.json.JsonMapper;
  * change. The caller holds the plan lock and plans afterwards ({@link Verbs}).
  */
 final class Changes {
-
-    private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     private final Inventory inventory;
     private final Licences licences;
@@ -69,14 +65,15 @@ final class Changes {
     }
 
     /**
+     * @param document the manifest's JSON text
      * @return the module, version and whether it is new
      * @throws VerbException {@code invalid} with every problem of the manifest, {@code conflict} for
      *     other content under a version pushed before
      */
-    Map<String, Object> push(JsonNode manifestJson) {
+    Map<String, Object> push(String document) {
         ModuleVersion version;
         try {
-            version = ModuleVersion.parse(MAPPER.writeValueAsString(manifestJson), "manifest");
+            version = ModuleVersion.parse(document, "manifest");
         } catch (ManifestException e) {
             throw new VerbException(VerbException.Code.INVALID, problems(e.problems()),
                     "/manifest" + e.problems().getFirst().location().pointer());

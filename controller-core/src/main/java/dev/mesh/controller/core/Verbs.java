@@ -179,7 +179,7 @@ public final class Verbs {
             case "plan" -> Reads.plan(planned());
             case "assign" -> assign(Arguments.text(args, "module"), Arguments.text(args, "node"));
             case "unassign" -> unassign(Arguments.text(args, "module"), Arguments.text(args, "node"));
-            case "push" -> refreshing(changes.push(Arguments.object(args, "manifest")));
+            case "push" -> refreshing(changes.push(Arguments.document(args, "manifest")));
             case "build" -> changes.build(Arguments.text(args, "module"), Arguments.optionalText(args, "artifact"));
             default -> throw new VerbException(VerbException.Code.NOT_FOUND, "there is no verb \"" + name
                     + "\"; the verbs are " + String.join(", ", TOOLS.stream().map(Tool::name).toList()), "");

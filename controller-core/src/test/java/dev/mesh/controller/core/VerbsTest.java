@@ -111,6 +111,31 @@ class VerbsTest {
     }
 
     @Test
+    void push_asText_locatesProblemsInItsLines_andKeepsItAsWritten() {
+        ObjectNode args = JSON.createObjectNode().put("manifest", "{\n  \"module\": \"web\",\n  \"version\": \"\"\n}\n");
+
+        assertThatThrownBy(() -> verbs.call("push", args))
+                .isInstanceOfSatisfying(VerbException.class, e -> {
+                    assertThat(e.pointer()).isEqualTo("/manifest/version");
+                    assertThat(e.getMessage()).startsWith("the manifest has 1 problem:\n  3:14: /manifest/version: ");
+                });
+
+        args.put("manifest", "{\n  \"module\": \"web\",\n\n  \"version\": \"1\",\n  \"claims\": [{\"name\": \"www\", "
+                + "\"scope\": \"node\"}]\n}\n");
+        assertThat(verbs.call("push", args).path("changed").asBoolean()).isTrue();
+        assertThat(inventory.module("web").orElseThrow().claims().getFirst().location().line()).isEqualTo(5);
+    }
+
+    @Test
+    void push_manifestNeitherTextNorObject_isInvalid() {
+        assertThatThrownBy(() -> call("push", "{\"manifest\": 42}"))
+                .isInstanceOfSatisfying(VerbException.class, e -> {
+                    assertThat(e.code()).isEqualTo(VerbException.Code.INVALID);
+                    assertThat(e.pointer()).isEqualTo("/manifest");
+                });
+    }
+
+    @Test
     void assign_again_ofASeatHolder_changesNothingAndIsNoConflict() throws IOException {
         pushExamples();
         call("assign", "{\"module\": \"mesh-store\", \"node\": \"alpha\"}");

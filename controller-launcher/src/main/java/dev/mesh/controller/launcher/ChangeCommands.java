@@ -4,6 +4,7 @@ import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.manifest.Problem;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -133,7 +134,8 @@ final class ChangeCommands {
         @Override
         ObjectNode arguments() {
             ObjectNode arguments = super.arguments();
-            arguments.set("manifest", manifest(file));
+            // As its text: the controller keeps the document as written and locates problems in its lines.
+            arguments.put("manifest", manifest(file));
             return arguments;
         }
 
@@ -165,10 +167,10 @@ final class ChangeCommands {
 
     /**
      * @param file a manifest file
-     * @return its JSON object
+     * @return its text, a JSON object
      * @throws ConfigException when it cannot be read, is not JSON or not an object: where, and why
      */
-    static JsonNode manifest(Path file) {
+    static String manifest(Path file) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
@@ -194,7 +196,7 @@ final class ChangeCommands {
                     + manifest.getNodeType().name().toLowerCase(Locale.ROOT) + ", not an object; a module manifest "
                     + "is a JSON object"));
         }
-        return manifest;
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     @Command(name = "build", mixinStandardHelpOptions = true, versionProvider = JarVersion.class,

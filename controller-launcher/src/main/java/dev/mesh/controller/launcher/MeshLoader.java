@@ -86,7 +86,7 @@ final class MeshLoader {
         file.nodes().forEach(node -> inventory.report(new Node(node.name(), node.address(), node.system())));
         for (ModuleVersion module : modules) {
             ObjectNode arguments = JsonNodeFactory.instance.objectNode();
-            arguments.set("manifest", MAPPER.readTree(module.document()));
+            arguments.put("manifest", module.document());
             call(verbs, "push", arguments, "module " + module.module());
         }
         for (MeshFile.Assignment assignment : file.assignments()) {
