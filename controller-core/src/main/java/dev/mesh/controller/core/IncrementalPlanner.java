@@ -91,6 +91,7 @@ public final class IncrementalPlanner {
     private final MeshDigest digest = new MeshDigest();
     private final Map<String, Remembered> remembered = new HashMap<>();
     private NodeComposer composer;
+    private NodeChanges.Reasons reasons = new NodeChanges.Reasons();
 
     /** A planner that has seen nothing yet: its first plan composes every node. */
     public IncrementalPlanner() {
@@ -180,6 +181,7 @@ public final class IncrementalPlanner {
         mesh.nodes().forEach(node -> nodes.put(node.name(), node));
         inNameOrder = nodes.values().stream().sorted(Comparator.comparing(Node::name)).toList();
         composer = new NodeComposer(layout);
+        reasons = new NodeChanges.Reasons();
         requirements.clear();
         modules.forEach((name, manifest) -> requirements.put(name, manifest.requirements()));
         assigned.clear();
@@ -283,7 +285,7 @@ public final class IncrementalPlanner {
      * The node's changes, reused for the same declarations (by reference), and while its
      * acknowledged and declared revisions stay the same.
      */
-    private static NodeChanges changes(Remembered memory, Declaration acknowledged) {
+    private NodeChanges changes(Remembered memory, Declaration acknowledged) {
         Declaration declaration = memory.composed.declaration();
         if (memory.changes != null && acknowledged == memory.acknowledgedSeen && declaration == memory.declaredSeen) {
             return memory.changes;
@@ -293,7 +295,7 @@ public final class IncrementalPlanner {
             memory.changes = NodeChanges.NONE;
         } else if (memory.changes == null || !Objects.equals(memory.acknowledged, revision)
                 || !declaration.revision().equals(memory.declared)) {
-            memory.changes = NodeChanges.of(acknowledged, declaration);
+            memory.changes = NodeChanges.of(acknowledged, declaration, reasons);
         }
         memory.acknowledged = revision;
         memory.declared = declaration.revision();

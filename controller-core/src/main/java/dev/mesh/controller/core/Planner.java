@@ -31,8 +31,9 @@ public final class Planner {
         Seating seating = Seating.of(mesh.nodes(), modules, mesh.assignments());
         Composition composition = Composer.compose(mesh, seating);
         List<NodeChanges> diffs = new ArrayList<>(composition.declarations().size());
+        NodeChanges.Reasons reasons = new NodeChanges.Reasons();
         for (Declaration declaration : composition.declarations()) {
-            diffs.add(NodeChanges.of(acknowledged.get(declaration.node()), declaration));
+            diffs.add(NodeChanges.of(acknowledged.get(declaration.node()), declaration, reasons));
         }
         return assemble(new Composed(modules, seating, composition, inputs(meshDigest(mesh), acknowledged)), diffs,
                 built);
@@ -62,7 +63,11 @@ public final class Planner {
      */
     static Planning assemble(Composed composed, List<NodeChanges> diffs, Set<String> built) {
         Requirements requirements = new Requirements(composed.modules(), composed.seating(), diffs, built);
-        List<Plan.Change> changes = new ArrayList<>();
+        int count = 0;
+        for (NodeChanges node : diffs) {
+            count += node.changes().size();
+        }
+        List<Plan.Change> changes = new ArrayList<>(count);
         List<Plan.Orphan> orphans = new ArrayList<>();
         for (NodeChanges node : diffs) {
             changes.addAll(requirements.link(node));

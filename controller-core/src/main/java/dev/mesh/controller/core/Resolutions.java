@@ -59,13 +59,9 @@ final class Resolutions {
         if (seats == PER_NODE) {
             return substitution.resolve(template);
         }
-        List<SeatHolder> holders = new ArrayList<>(seats.size());
-        for (String seat : seats) {
-            SeatHolder holder = seating.holderAsSeenFrom(seat, node.name());
-            if (holder == null) {
-                return substitution.resolve(template);
-            }
-            holders.add(holder);
+        List<SeatHolder> holders = holders(seats, seating, node);
+        if (holders == null) {
+            return substitution.resolve(template);
         }
         Map<List<SeatHolder>, Resolution> byHolders = values.computeIfAbsent(template, t -> new HashMap<>());
         Resolution value = byHolders.get(holders);
@@ -76,6 +72,22 @@ final class Resolutions {
             }
         }
         return value;
+    }
+
+    /** The holders of the seats as the node sees them, or null when one has none. */
+    private static List<SeatHolder> holders(List<String> seats, Seating seating, Node node) {
+        if (seats.isEmpty()) {
+            return List.of();
+        }
+        List<SeatHolder> holders = new ArrayList<>(seats.size());
+        for (String seat : seats) {
+            SeatHolder holder = seating.holderAsSeenFrom(seat, node.name());
+            if (holder == null) {
+                return null;
+            }
+            holders.add(holder);
+        }
+        return holders;
     }
 
     private static List<String> seats(Template template) {
