@@ -7,6 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /** The read verbs: answers built from a {@link State}, never holding the plan lock. */
 final class Reads {
@@ -14,17 +17,23 @@ final class Reads {
     private Reads() {
     }
 
-    static Map<String, Object> nodes(State state) {
-        List<Map<String, Object>> nodes = new ArrayList<>();
+    /**
+     * Written as a tree directly, not as maps for Jackson to convert: with 10,000 nodes the answer
+     * is a megabyte, and the maps and their conversion were a third of what the verb allocated.
+     */
+    static ObjectNode nodes(State state) {
+        ObjectNode answer = JsonNodeFactory.instance.objectNode();
+        ArrayNode nodes = answer.putArray("nodes");
+        Seating seating = state.seating();
         for (Node node : state.nodes()) {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("name", node.name());
-            entry.put("address", node.address());
-            entry.put("system", node.system());
-            entry.put("seats", state.seating().heldBy(node));
-            nodes.add(entry);
+            ObjectNode entry = nodes.addObject()
+                    .put("name", node.name())
+                    .put("address", node.address())
+                    .put("system", node.system());
+            ArrayNode seats = entry.putArray("seats");
+            seating.heldBy(node).forEach(seats::add);
         }
-        return Map.of("nodes", nodes);
+        return answer;
     }
 
     static Map<String, Object> node(State state, String name) {

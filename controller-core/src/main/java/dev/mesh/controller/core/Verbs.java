@@ -184,7 +184,7 @@ public final class Verbs {
             default -> throw new VerbException(VerbException.Code.NOT_FOUND, "there is no verb \"" + name
                     + "\"; the verbs are " + String.join(", ", TOOLS.stream().map(Tool::name).toList()), "");
         };
-        return MAPPER.valueToTree(result);
+        return result instanceof JsonNode tree ? tree : MAPPER.valueToTree(result);
     }
 
     private State state() {
