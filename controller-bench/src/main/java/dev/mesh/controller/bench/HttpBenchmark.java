@@ -8,6 +8,7 @@ import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.mcp.McpDispatcher;
 import dev.mesh.controller.mcp.McpHttpServer;
+import dev.mesh.controller.mcp.internal.BoundedExecutor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,8 +20,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -40,14 +39,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@link HttpClient}, HTTP/1.1, kept-alive connection) POSTs a {@code tools/call} to
  * {@link McpHttpServer} — the dispatcher, the bearer token check, the verb on the store of
  * {@link BenchStore} (10,000 nodes) — or the same bytes to a JDK {@link HttpServer} on loopback
- * that sends them back (the floor: the HTTP stack and the loopback, nothing else), and reads the
- * whole answer.
+ * that sends them back (the floor: the HTTP stack, the loopback and the same executor as the MCP
+ * server's, nothing else), and reads the whole answer. Two forks per benchmark: the spread between
+ * forks (thread placement on two cores) is larger than between iterations.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
-@Warmup(iterations = 3, time = 3)
+@Fork(value = 2, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Warmup(iterations = 5, time = 3)
 @Measurement(iterations = 5, time = 3)
 public class HttpBenchmark {
 
@@ -57,7 +57,6 @@ public class HttpBenchmark {
     private BenchStore store;
     private McpHttpServer mcp;
     private HttpServer echo;
-    private ExecutorService echoThreads;
     private HttpClient client;
     private BearerToken token;
     private URI echoUri;
@@ -70,7 +69,6 @@ public class HttpBenchmark {
         token = BearerToken.random();
         mcp = McpHttpServer.start(McpDispatcher.of(verbs, Identity.ANYONE, "bench"),
                 McpHttpServer.Config.loopback(0, token, "bench"));
-        echoThreads = Executors.newVirtualThreadPerTaskExecutor();
         echo = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         echo.createContext("/echo", exchange -> {
             byte[] body;
@@ -83,7 +81,8 @@ public class HttpBenchmark {
                 out.write(body);
             }
         });
-        echo.setExecutor(echoThreads);
+        // The executor McpHttpServer runs its exchanges on: a virtual thread each, at most 64 at once.
+        echo.setExecutor(new BoundedExecutor("echo-", McpHttpServer.Config.DEFAULT_MAX_CONCURRENT));
         echo.start();
         echoUri = URI.create("http://127.0.0.1:" + echo.getAddress().getPort() + "/echo");
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -100,7 +99,6 @@ public class HttpBenchmark {
     public void tearDown() throws SQLException {
         client.close();
         echo.stop(0);
-        echoThreads.close();
         mcp.close();
         store.close();
     }
