@@ -24,6 +24,8 @@ final class MeshControllerCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: try 'mesh-controller validate FILE', 'mesh-controller compose --mesh FILE' or 'mesh-controller plan --mesh FILE'");
+        throw new ParameterException(spec.commandLine(), "Missing a command: try 'mesh-controller serve --dev' to run "
+                + "a controller and 'mesh-controller status' to ask it, 'mesh-controller validate FILE' or "
+                + "'mesh-controller plan --mesh FILE' offline, or 'mesh-controller --help' for every command");
     }
 }
