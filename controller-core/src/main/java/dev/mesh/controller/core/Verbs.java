@@ -200,12 +200,17 @@ public final class Verbs {
      * @return the answer {@code status} gives from now on
      */
     public JsonNode refresh() {
+        renew();
+        return MAPPER.valueToTree(status.answer(lock.epoch()));
+    }
+
+    /** Renews {@code status}'s snapshot; a store that fails is what the snapshot then says. */
+    private void renew() {
         try {
             planned();
         } catch (MeshException e) {
             status = status.unavailable(e.getMessage(), clock.instant());
         }
-        return MAPPER.valueToTree(status.answer(lock.epoch()));
     }
 
     /** @return a state whose plan is computed, remembered for {@code status} */
@@ -218,13 +223,13 @@ public final class Verbs {
 
     private Map<String, Object> status() {
         if (status == StatusSnapshot.NONE) {
-            refresh();
+            renew();
         }
         return status.answer(lock.epoch());
     }
 
     private <T> T refreshing(T result) {
-        refresh();
+        renew();
         return result;
     }
 

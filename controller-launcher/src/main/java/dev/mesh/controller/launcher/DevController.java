@@ -24,7 +24,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -111,7 +113,7 @@ final class DevController implements AutoCloseable {
             LOG.info("controller started mode=dev state={} url={} epoch={}", directory, server.endpoint(), epoch);
             return new DevController(directory, server, epoch, loaded, opened);
         } catch (RuntimeException e) {
-            closeAll(opened, e);
+            closeAll(opened).forEach(e::addSuppressed);
             throw e;
         }
     }
@@ -129,17 +131,19 @@ final class DevController implements AutoCloseable {
     /** Stops serving, releases the plan lock, stops the store, and removes {@code <state>/url}. */
     @Override
     public void close() {
-        RuntimeException failure = new RuntimeException("stopping the controller");
+        List<Exception> failures = new ArrayList<>();
         try {
             Files.deleteIfExists(state.resolve(URL_FILE));
         } catch (IOException e) {
-            failure.addSuppressed(e);
+            failures.add(e);
         }
-        closeAll(opened, failure);
+        failures.addAll(closeAll(opened));
         LOG.info("controller stopped mode=dev state={}", state);
-        if (failure.getSuppressed().length > 0) {
-            throw new CommandException("the controller stopped, but not cleanly: "
-                    + failure.getSuppressed()[0].getMessage(), failure);
+        if (!failures.isEmpty()) {
+            CommandException stopped = new CommandException("the controller stopped, but not cleanly: "
+                    + failures.getFirst().getMessage(), failures.getFirst());
+            failures.stream().skip(1).forEach(stopped::addSuppressed);
+            throw stopped;
         }
     }
 
@@ -157,14 +161,21 @@ final class DevController implements AutoCloseable {
         return resource;
     }
 
-    private static void closeAll(Deque<AutoCloseable> opened, Exception failure) {
+    /**
+     * Closes what was opened, the last first, going on past failures.
+     *
+     * @return the failures, in the order they happened
+     */
+    private static List<Exception> closeAll(Deque<AutoCloseable> opened) {
+        List<Exception> failures = new ArrayList<>();
         while (!opened.isEmpty()) {
             try {
                 opened.pop().close();
             } catch (Exception e) {
-                failure.addSuppressed(e);
+                failures.add(e);
             }
         }
+        return failures;
     }
 
     private static String holder() {

@@ -42,15 +42,18 @@ final class MeshLoader {
      * @throws CommandException when a file cannot be read
      */
     static MeshLoader read(Path path) {
-        MeshFile file = MeshFile.read(path);
-        JsonNode entries;
+        byte[] bytes;
         try {
-            entries = MAPPER.readTree(path.toFile()).path("modules");
-        } catch (tools.jackson.core.JacksonException e) {
-            throw new CommandException("cannot read " + path + " again: " + e.getOriginalMessage(), e);
+            bytes = Files.readAllBytes(path);
+        } catch (IOException e) {
+            MeshFile.read(path); // throws the located unreadable-file problem, as compose and plan print it
+            throw new CommandException("cannot read " + path + ": " + e.getMessage(), e);
         }
-        List<ModuleVersion> modules = new ArrayList<>();
         Path directory = path.toAbsolutePath().getParent();
+        MeshFile file = MeshFile.parse(bytes, path.toString(), directory);
+        // The file parsed, so it is JSON: its module entries give each document as its author wrote it.
+        JsonNode entries = MAPPER.readTree(bytes).path("modules");
+        List<ModuleVersion> modules = new ArrayList<>();
         for (int i = 0; i < file.modules().size(); i++) {
             modules.add(version(directory, entries.get(i), path + "#/modules/" + i));
         }

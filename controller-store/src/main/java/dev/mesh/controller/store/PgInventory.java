@@ -69,14 +69,12 @@ public final class PgInventory implements Inventory {
 
     private final DSLContext db;
     private final Writes planWrites;
-    private final Writes reports;
     /** "MODULE@VERSION digest" → the manifest parsed from that version's document. */
     private final Map<String, Manifest> parsed = new ConcurrentHashMap<>();
 
     private PgInventory(DataSource dataSource, Writes planWrites) {
         this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
         this.planWrites = planWrites;
-        this.reports = Writes.plain(dataSource);
     }
 
     /**
@@ -117,7 +115,7 @@ public final class PgInventory implements Inventory {
 
     @Override
     public void report(Node node) {
-        reports.write("record node " + node.name(), tx -> tx.insertInto(NODES)
+        run("record node " + node.name(), tx -> tx.insertInto(NODES)
                 .set(NODES.NAME, node.name())
                 .set(NODES.ADDRESS, node.address())
                 .set(NODES.SYSTEM, node.system())
@@ -231,7 +229,7 @@ public final class PgInventory implements Inventory {
 
     @Override
     public void acknowledge(Declaration declaration) {
-        reports.write("record the declaration node " + declaration.node() + " applied", tx -> tx
+        run("record the declaration node " + declaration.node() + " applied", tx -> tx
                 .insertInto(ACKNOWLEDGED_DECLARATIONS)
                 .set(ACKNOWLEDGED_DECLARATIONS.NODE, declaration.node())
                 .set(ACKNOWLEDGED_DECLARATIONS.REVISION, declaration.revision())
@@ -287,7 +285,8 @@ public final class PgInventory implements Inventory {
     public void finish(String buildId, boolean succeeded, String detail) {
         BuildId id = BuildId.parse(buildId);
         Objects.requireNonNull(detail, "detail");
-        reports.write("record build " + buildId, tx -> {
+        run("record build " + buildId, db -> db.transactionResult(config -> {
+            DSLContext tx = config.dsl();
             tx.deleteFrom(BUILD_REQUESTS).where(BUILD_REQUESTS.MODULE.eq(id.module()),
                     BUILD_REQUESTS.VERSION.eq(id.version()), BUILD_REQUESTS.ARTIFACT.eq(id.artifact())).execute();
             return tx.insertInto(BUILDS)
@@ -301,7 +300,7 @@ public final class PgInventory implements Inventory {
                     .set(BUILDS.DETAIL, excluded(BUILDS.DETAIL))
                     .set(BUILDS.FINISHED_AT, currentOffsetDateTime())
                     .execute();
-        });
+        }));
     }
 
     private static Condition latest() {
