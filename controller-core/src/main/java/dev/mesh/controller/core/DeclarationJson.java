@@ -1,29 +1,33 @@
 package dev.mesh.controller.core;
 
+import dev.mesh.controller.core.CanonicalOut.Name;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.security.DigestOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import tools.jackson.core.JsonGenerator;
-import tools.jackson.core.SerializableString;
-import tools.jackson.core.io.SerializedString;
 
 /**
  * The canonical JSON of a {@link Declaration} ({@link CanonicalJson#bytes} gives the same bytes),
- * written field by field in sorted key order: as plain bytes while every string is printable ASCII
- * without {@code "} or {@code \\}, which is what composition gives, else on Jackson's streaming
- * generator.
+ * written field by field in sorted key order on a {@link CanonicalOut}: as plain bytes while every
+ * string is printable ASCII without {@code "} or {@code \\}, which is what composition gives, else
+ * on Jackson's streaming generator.
  *
  * <p>Why: composition digests every declaration it makes, and databind reads each record
  * component through a reflective accessor call; writing the fields directly takes that cost out
  * of every plan (about a quarter of a full plan's CPU before). Equality with {@link CanonicalJson}
  * is a jqwik property ({@code DeclarationJsonProperties}); a new component of a declaration's
  * records must be written here too, in its sorted place.
+ *
+ * <p>A digest may be given <em>fragments</em>: the plain bytes of parts that many declarations
+ * share by identity — the accounts, directories, artifacts and tools of a module, the environments
+ * resolved once for all nodes ({@link NodeComposer}). Such a part is copied instead of written
+ * string by string. Why: writing a declaration is bound by visiting its strings (about ten
+ * characters each, scattered in memory), and the shared parts hold most of them.
  *
  * <p>Thread-safe (stateless).
  */
@@ -71,24 +75,25 @@ final class DeclarationJson {
 
     /** @return {@code sha256:} and the hex digest of its canonical bytes, equal to {@link CanonicalJson#digest} */
     static String digest(Declaration declaration) {
-        return digest(declaration, MeshDigest.sha256());
+        return digest(declaration, MeshDigest.sha256(), Map.of());
     }
 
     /**
      * {@link #digest(Declaration)} with a SHA-256 the caller keeps from one declaration to the next.
      *
      * @param sha a SHA-256; whatever it had hashed is discarded
+     * @param fragments parts of the declaration, by identity, and their plain bytes ({@link #fragment})
      */
-    static String digest(Declaration declaration, MessageDigest sha) {
+    static String digest(Declaration declaration, MessageDigest sha, Map<Object, byte[]> fragments) {
         sha.reset();
-        Plain plain = new Plain(sha, null);
-        write(declaration, plain);
+        CanonicalOut.Plain plain = CanonicalOut.plain(sha, null);
+        write(declaration, plain, fragments);
         if (!plain.finish()) {
             sha.reset();
             // Hashed as the generator flushes its buffer: no copy of the whole text is made.
             try (JsonGenerator json = CanonicalJson.generator(new DigestOutputStream(OutputStream.nullOutputStream(),
                     sha))) {
-                write(declaration, new Generated(json));
+                write(declaration, CanonicalOut.generated(json), Map.of());
             }
         }
         return MeshDigest.hex(sha.digest());
@@ -97,8 +102,8 @@ final class DeclarationJson {
     /** @return the bytes as written without Jackson, or null when a string needs more than plain ASCII */
     static byte[] plainBytes(Declaration declaration) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
-        Plain plain = new Plain(null, out);
-        write(declaration, plain);
+        CanonicalOut.Plain plain = CanonicalOut.plain(null, out);
+        write(declaration, plain, Map.of());
         return plain.finish() ? out.toByteArray() : null;
     }
 
@@ -106,12 +111,36 @@ final class DeclarationJson {
     static byte[] generatedBytes(Declaration declaration) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
         try (JsonGenerator json = CanonicalJson.generator(out)) {
-            write(declaration, new Generated(json));
+            write(declaration, CanonicalOut.generated(json), Map.of());
         }
         return out.toByteArray();
     }
 
-    private static void write(Declaration d, Out json) {
+    /**
+     * The plain bytes of a part of declarations, as {@link #digest} writes it.
+     *
+     * @param part an account, a directory, an artifact, a tool, or an environment
+     * @return its bytes, or null when a string in it is not plain
+     */
+    static byte[] fragment(Object part) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        CanonicalOut.Plain plain = CanonicalOut.plain(null, out);
+        switch (part) {
+            case Declaration.Account account -> account(plain, account);
+            case Declaration.Directory directory -> directory(plain, directory);
+            case Declaration.Artifact artifact -> artifact(plain, artifact);
+            case Declaration.Tool tool -> tool(plain, tool);
+            case Map<?, ?> env -> {
+                @SuppressWarnings("unchecked")
+                Map<String, String> strings = (Map<String, String>) env;
+                map(plain, strings);
+            }
+            default -> throw new IllegalArgumentException("not a part of declarations: " + part.getClass());
+        }
+        return plain.finish() ? out.toByteArray() : null;
+    }
+
+    private static void write(Declaration d, CanonicalOut json, Map<Object, byte[]> fragments) {
         json.writeStartObject();
         json.writeName(ACCESSES);
         json.writeStartArray();
@@ -126,33 +155,31 @@ final class DeclarationJson {
         json.writeName(ACCOUNTS);
         json.writeStartArray();
         for (Declaration.Account account : d.accounts()) {
-            json.writeStartObject();
-            string(json, HOME, account.home());
-            string(json, NAME, account.name());
-            string(json, SHELL, account.shell());
-            json.writeEndObject();
+            if (!json.writeFragment(fragments.get(account))) {
+                account(json, account);
+            }
         }
         json.writeEndArray();
         json.writeName(CONTAINERS);
         json.writeStartArray();
-        d.containers().forEach(container -> container(json, container));
+        for (Declaration.Container container : d.containers()) {
+            container(json, container);
+        }
         json.writeEndArray();
         json.writeName(DIRECTORIES);
         json.writeStartArray();
         for (Declaration.Directory directory : d.directories()) {
-            json.writeStartObject();
-            string(json, ID, directory.id());
-            string(json, MODE, directory.mode());
-            string(json, MODULE, directory.module());
-            string(json, OWNER, directory.owner());
-            string(json, PATH, directory.path());
-            json.writeEndObject();
+            if (!json.writeFragment(fragments.get(directory))) {
+                directory(json, directory);
+            }
         }
         json.writeEndArray();
         string(json, NODE, d.node());
         json.writeName(PROCESSES);
         json.writeStartArray();
-        d.processes().forEach(process -> process(json, process));
+        for (Declaration.Process process : d.processes()) {
+            process(json, process, fragments);
+        }
         json.writeEndArray();
         string(json, REVISION, d.revision());
         strings(json, SEATS, d.seats());
@@ -171,16 +198,49 @@ final class DeclarationJson {
         json.writeName(TOOLS);
         json.writeStartArray();
         for (Declaration.Tool tool : d.tools()) {
-            json.writeStartObject();
-            string(json, MODULE, tool.module());
-            string(json, NAME, tool.name());
-            json.writeEndObject();
+            if (!json.writeFragment(fragments.get(tool))) {
+                tool(json, tool);
+            }
         }
         json.writeEndArray();
         json.writeEndObject();
     }
 
-    private static void process(Out json, Declaration.Process process) {
+    private static void account(CanonicalOut json, Declaration.Account account) {
+        json.writeStartObject();
+        string(json, HOME, account.home());
+        string(json, NAME, account.name());
+        string(json, SHELL, account.shell());
+        json.writeEndObject();
+    }
+
+    private static void directory(CanonicalOut json, Declaration.Directory directory) {
+        json.writeStartObject();
+        string(json, ID, directory.id());
+        string(json, MODE, directory.mode());
+        string(json, MODULE, directory.module());
+        string(json, OWNER, directory.owner());
+        string(json, PATH, directory.path());
+        json.writeEndObject();
+    }
+
+    private static void tool(CanonicalOut json, Declaration.Tool tool) {
+        json.writeStartObject();
+        string(json, MODULE, tool.module());
+        string(json, NAME, tool.name());
+        json.writeEndObject();
+    }
+
+    private static void artifact(CanonicalOut json, Declaration.Artifact artifact) {
+        json.writeStartObject();
+        string(json, MODULE, artifact.module());
+        string(json, NAME, artifact.name());
+        string(json, SYSTEM, artifact.system());
+        json.writeEndObject();
+    }
+
+    private static void process(CanonicalOut json, Declaration.Process process,
+            Map<Object, byte[]> fragments) {
         if (process == null) {
             json.writeNull();
             return;
@@ -190,14 +250,13 @@ final class DeclarationJson {
         Declaration.Artifact artifact = process.artifact();
         if (artifact == null) {
             json.writeNull();
-        } else {
-            json.writeStartObject();
-            string(json, MODULE, artifact.module());
-            string(json, NAME, artifact.name());
-            string(json, SYSTEM, artifact.system());
-            json.writeEndObject();
+        } else if (!json.writeFragment(fragments.get(artifact))) {
+            artifact(json, artifact);
         }
-        map(json, ENV, process.env());
+        json.writeName(ENV);
+        if (process.env() == null || !json.writeFragment(fragments.get(process.env()))) {
+            map(json, process.env());
+        }
         string(json, MODULE, process.module());
         string(json, NAME, process.name());
         json.writeName(PREPARE);
@@ -206,7 +265,10 @@ final class DeclarationJson {
             json.writeNull();
         } else {
             json.writeStartObject();
-            map(json, ENV, prepare.env());
+            json.writeName(ENV);
+            if (prepare.env() == null || !json.writeFragment(fragments.get(prepare.env()))) {
+                map(json, prepare.env());
+            }
             strings(json, RUN, prepare.run());
             string(json, USER, prepare.user());
             json.writeEndObject();
@@ -217,13 +279,14 @@ final class DeclarationJson {
         json.writeEndObject();
     }
 
-    private static void container(Out json, Declaration.Container container) {
+    private static void container(CanonicalOut json, Declaration.Container container) {
         if (container == null) {
             json.writeNull();
             return;
         }
         json.writeStartObject();
-        map(json, ENV, container.env());
+        json.writeName(ENV);
+        map(json, container.env());
         string(json, IMAGE, container.image());
         string(json, MODULE, container.module());
         json.writeName(MOUNTS);
@@ -251,12 +314,12 @@ final class DeclarationJson {
         json.writeEndObject();
     }
 
-    private static void string(Out json, Name name, String value) {
+    private static void string(CanonicalOut json, Name name, String value) {
         json.writeName(name);
         json.writeString(value);
     }
 
-    private static void strings(Out json, Name name, List<String> values) {
+    private static void strings(CanonicalOut json, Name name, List<String> values) {
         json.writeName(name);
         if (values == null) {
             json.writeNull();
@@ -270,8 +333,7 @@ final class DeclarationJson {
     }
 
     /** Entries by key, as {@link CanonicalJson} orders them; composition gives sorted maps already. */
-    private static void map(Out json, Name name, Map<String, String> values) {
-        json.writeName(name);
+    private static void map(CanonicalOut json, Map<String, String> values) {
         if (values == null) {
             json.writeNull();
             return;
@@ -284,219 +346,5 @@ final class DeclarationJson {
             json.writeString(entry.getValue());
         }
         json.writeEndObject();
-    }
-
-    /** A key, as Jackson writes it and as plain bytes ({@code "key":}). */
-    private static final class Name {
-        private final SerializableString serialized;
-        private final byte[] plain;
-
-        private Name(String name) {
-            serialized = new SerializedString(name);
-            plain = ("\"" + name + "\":").getBytes(StandardCharsets.US_ASCII);
-        }
-    }
-
-    /** Where a declaration is written, in the calls of Jackson's generator. */
-    private abstract static class Out {
-        abstract void writeStartObject();
-
-        abstract void writeEndObject();
-
-        abstract void writeStartArray();
-
-        abstract void writeEndArray();
-
-        abstract void writeName(Name name);
-
-        abstract void writeName(String name);
-
-        abstract void writeString(String value);
-
-        abstract void writeNull();
-    }
-
-    /** Jackson's generator: any string, escaped as {@link CanonicalJson} escapes it. */
-    private static final class Generated extends Out {
-        private final JsonGenerator json;
-
-        private Generated(JsonGenerator json) {
-            this.json = json;
-        }
-
-        @Override
-        void writeStartObject() {
-            json.writeStartObject();
-        }
-
-        @Override
-        void writeEndObject() {
-            json.writeEndObject();
-        }
-
-        @Override
-        void writeStartArray() {
-            json.writeStartArray();
-        }
-
-        @Override
-        void writeEndArray() {
-            json.writeEndArray();
-        }
-
-        @Override
-        void writeName(Name name) {
-            json.writeName(name.serialized);
-        }
-
-        @Override
-        void writeName(String name) {
-            json.writeName(name);
-        }
-
-        @Override
-        void writeString(String value) {
-            json.writeString(value);
-        }
-
-        @Override
-        void writeNull() {
-            json.writeNull();
-        }
-    }
-
-    /**
-     * Plain bytes, for declarations whose strings are all printable ASCII without {@code "} or
-     * {@code \\} — which Jackson too writes as they are, so no escaping rule is repeated here. At
-     * the first other string it gives up ({@link #finish} says so) and the declaration is written
-     * by {@link Generated}. Why: the generator's work per string was most of a declaration's digest.
-     */
-    private static final class Plain extends Out {
-        private final MessageDigest sha;
-        private final ByteArrayOutputStream out;
-        // Small: it is flushed into the hash when full, and each declaration has its own.
-        private byte[] buffer = new byte[512];
-        private int size;
-        /** The last byte written; a value or a key after anything but these needs a comma first. */
-        private byte last = '[';
-        private boolean failed;
-
-        /** Hashes into {@code sha} if not null, else collects into {@code out}. */
-        private Plain(MessageDigest sha, ByteArrayOutputStream out) {
-            this.sha = sha;
-            this.out = out;
-        }
-
-        @Override
-        void writeStartObject() {
-            open('{');
-        }
-
-        @Override
-        void writeEndObject() {
-            put('}');
-        }
-
-        @Override
-        void writeStartArray() {
-            open('[');
-        }
-
-        @Override
-        void writeEndArray() {
-            put(']');
-        }
-
-        @Override
-        void writeName(Name name) {
-            separate();
-            ensure(name.plain.length);
-            System.arraycopy(name.plain, 0, buffer, size, name.plain.length);
-            size += name.plain.length;
-            last = ':';
-        }
-
-        @Override
-        void writeName(String name) {
-            writeString(name);
-            put(':');
-        }
-
-        @Override
-        void writeString(String value) {
-            if (value == null) {
-                writeNull();
-                return;
-            }
-            separate();
-            int length = value.length();
-            ensure(length + 2);
-            byte[] bytes = buffer;
-            int at = size;
-            bytes[at++] = '"';
-            for (int i = 0; i < length; i++) {
-                char c = value.charAt(i);
-                if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
-                    failed = true;
-                    return;
-                }
-                bytes[at++] = (byte) c;
-            }
-            bytes[at++] = '"';
-            size = at;
-            last = '"';
-        }
-
-        @Override
-        void writeNull() {
-            separate();
-            ensure(4);
-            buffer[size++] = 'n';
-            buffer[size++] = 'u';
-            buffer[size++] = 'l';
-            buffer[size++] = 'l';
-            last = 'l';
-        }
-
-        /** @return whether every string was plain; the bytes are then all hashed or collected */
-        boolean finish() {
-            flush();
-            return !failed;
-        }
-
-        private void open(char bracket) {
-            separate();
-            put(bracket);
-        }
-
-        private void separate() {
-            if (last != '{' && last != '[' && last != ':') {
-                put(',');
-            }
-        }
-
-        private void put(char c) {
-            ensure(1);
-            buffer[size++] = (byte) c;
-            last = (byte) c;
-        }
-
-        private void ensure(int more) {
-            if (size + more > buffer.length) {
-                flush();
-                if (more > buffer.length) {
-                    buffer = new byte[Math.max(more, 2 * buffer.length)];
-                }
-            }
-        }
-
-        private void flush() {
-            if (sha != null) {
-                sha.update(buffer, 0, size);
-            } else {
-                out.write(buffer, 0, size);
-            }
-            size = 0;
-        }
     }
 }

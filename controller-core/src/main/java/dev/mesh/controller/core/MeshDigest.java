@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import tools.jackson.core.JsonGenerator;
-import tools.jackson.core.SerializableString;
-import tools.jackson.core.io.SerializedString;
 
 /**
  * The digest of a plan's mesh inputs ({@code inputs.mesh}): a tree of SHA-256 digests, so that a
@@ -42,11 +40,11 @@ import tools.jackson.core.io.SerializedString;
 final class MeshDigest {
 
     private static final int SIZE = 32;
-    private static final SerializableString ADDRESS = new SerializedString("address");
-    private static final SerializableString MODULES = new SerializedString("modules");
-    private static final SerializableString NAME = new SerializedString("name");
-    private static final SerializableString NODES = new SerializedString("nodes");
-    private static final SerializableString SYSTEM = new SerializedString("system");
+    private static final CanonicalOut.Name ADDRESS = new CanonicalOut.Name("address");
+    private static final CanonicalOut.Name MODULES = new CanonicalOut.Name("modules");
+    private static final CanonicalOut.Name NAME = new CanonicalOut.Name("name");
+    private static final CanonicalOut.Name NODES = new CanonicalOut.Name("nodes");
+    private static final CanonicalOut.Name SYSTEM = new CanonicalOut.Name("system");
 
     private final MessageDigest sha = sha256();
     private byte[] layout = new byte[SIZE];
@@ -117,32 +115,44 @@ final class MeshDigest {
             shares.remove(name);
             return;
         }
-        try (JsonGenerator json = CanonicalJson.generator(new DigestOutputStream(OutputStream.nullOutputStream(), sha))) {
-            json.writeStartObject();
-            json.writeName(MODULES);
-            json.writeStartArray();
-            for (String module : modules) {
-                json.writeString(module);
+        sha.reset();
+        CanonicalOut.Plain plain = CanonicalOut.plain(sha, null);
+        write(plain, name, modules, named);
+        if (!plain.finish()) {
+            sha.reset();
+            try (JsonGenerator json = CanonicalJson.generator(new DigestOutputStream(OutputStream.nullOutputStream(),
+                    sha))) {
+                write(CanonicalOut.generated(json), name, modules, named);
             }
-            json.writeEndArray();
-            json.writeName(NAME);
-            json.writeString(name);
-            json.writeName(NODES);
-            json.writeStartArray();
-            for (Node node : named) {
-                json.writeStartObject();
-                json.writeName(ADDRESS);
-                json.writeString(node.address());
-                json.writeName(NAME);
-                json.writeString(node.name());
-                json.writeName(SYSTEM);
-                json.writeString(node.system());
-                json.writeEndObject();
-            }
-            json.writeEndArray();
-            json.writeEndObject();
         }
         shares.put(name, sha.digest());
+    }
+
+    /** A node's share: {@code {"modules":[…],"name":NAME,"nodes":[…]}}. */
+    private static void write(CanonicalOut json, String name, List<String> modules, List<Node> named) {
+        json.writeStartObject();
+        json.writeName(MODULES);
+        json.writeStartArray();
+        for (String module : modules) {
+            json.writeString(module);
+        }
+        json.writeEndArray();
+        json.writeName(NAME);
+        json.writeString(name);
+        json.writeName(NODES);
+        json.writeStartArray();
+        for (Node node : named) {
+            json.writeStartObject();
+            json.writeName(ADDRESS);
+            json.writeString(node.address());
+            json.writeName(NAME);
+            json.writeString(node.name());
+            json.writeName(SYSTEM);
+            json.writeString(node.system());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeEndObject();
     }
 
     private byte[] hash(byte[] bytes) {

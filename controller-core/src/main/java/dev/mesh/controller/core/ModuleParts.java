@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The parts of a module's declaration that are the same on every node it is assigned to: its
@@ -83,6 +84,14 @@ final class ModuleParts {
     /** @return the module's tools */
     List<Declaration.Tool> tools() {
         return tools;
+    }
+
+    /** Gives {@code action} every value these parts share between declarations. */
+    void forEachValue(Consumer<Object> action) {
+        accounts.values().forEach(account -> action.accept(account.value()));
+        directories.values().forEach(directory -> action.accept(directory.value()));
+        artifacts.values().forEach(action);
+        tools.forEach(action);
     }
 
     private static String orEmpty(String value) {

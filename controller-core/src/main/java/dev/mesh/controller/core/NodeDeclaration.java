@@ -6,13 +6,16 @@ import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.Problem;
 import dev.mesh.controller.manifest.Resolution;
 import dev.mesh.controller.manifest.Resource;
+import dev.mesh.controller.manifest.SeatHolder;
 import dev.mesh.controller.manifest.Substitution;
 import dev.mesh.controller.manifest.Template;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /** One node's declaration being composed, module by module, with the conflicts between them. */
@@ -165,10 +168,29 @@ final class NodeDeclaration {
         return List.copyOf(resolved);
     }
 
+    /**
+     * The values of an environment: shared with every node that sees the same holders of the seats
+     * it references, unless a template in it is resolved on each node ({@link Resolutions}).
+     */
     private Map<String, String> resolve(Substitution substitution, Map<String, Template> templates) {
-        Map<String, String> resolved = new TreeMap<>();
+        Resolutions resolutions = composer.resolutions();
+        List<SeatHolder> holders = resolutions.holders(templates, seating, node);
+        if (holders != null) {
+            SortedMap<String, String> known = resolutions.values(templates, holders);
+            if (known != null) {
+                return known;
+            }
+        }
+        int problemsBefore = problems.size();
+        SortedMap<String, String> resolved = new TreeMap<>();
         templates.forEach((key, template) -> resolved.put(key, resolve(substitution, template)));
-        return resolved;
+        if (holders == null || problems.size() > problemsBefore) {
+            return resolved;
+        }
+        SortedMap<String, String> shared = Collections.unmodifiableSortedMap(resolved);
+        resolutions.remember(templates, holders, shared);
+        composer.shared(shared);
+        return shared;
     }
 
     private void conflict(String code, String message, Location at, Location first) {

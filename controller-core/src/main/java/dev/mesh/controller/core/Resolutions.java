@@ -9,8 +9,11 @@ import dev.mesh.controller.manifest.Template;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
 
 /**
  * Resolved templates shared between the nodes composed with one layout: a template whose value
@@ -27,6 +30,11 @@ import java.util.Map;
  * references, and one with {@code ${secret:…}} (whose path may name the node), are resolved by the
  * node's {@link Substitution}.
  *
+ * <p>An environment (a map of templates) is shared whole in the same way: its values, as one map,
+ * are kept per combination of the holders of all its seats, unless a template in it is resolved
+ * on each node. Why: the map itself and its bytes in a digest ({@link DeclarationJson}) are then
+ * made once for all the nodes that see the same holders.
+ *
  * <p>Not thread-safe; one composition (or one {@link IncrementalPlanner}) uses it at a time. A
  * template is known by identity, so the values are those of the manifests it has seen; it must be
  * dropped when the layout changes.
@@ -42,6 +50,11 @@ final class Resolutions {
     private final Map<Template, List<String>> seatsOf = new IdentityHashMap<>();
     /** Template → the holders of its seats → its resolved value. */
     private final Map<Template, Map<List<SeatHolder>, Resolution>> values = new IdentityHashMap<>();
+    /** Map of templates → the seats its values depend on, or {@link #PER_NODE}. */
+    private final Map<Map<String, Template>, List<String>> mapSeatsOf = new IdentityHashMap<>();
+    /** Map of templates → the holders of its seats → its values, shared by the nodes that see those holders. */
+    private final Map<Map<String, Template>, Map<List<SeatHolder>, SortedMap<String, String>>> maps =
+            new IdentityHashMap<>();
 
     /**
      * @param template a template of the manifest {@code substitution} resolves
@@ -72,6 +85,46 @@ final class Resolutions {
             }
         }
         return value;
+    }
+
+    /**
+     * The key under which a map of templates (an environment) has values shared between nodes: the
+     * holders of the seats its templates reference, as the node sees them.
+     *
+     * @return the holders, or null when the map's values are resolved on each node: a template
+     *     in it is ({@link #resolve}), or a seat it references has no holder
+     */
+    List<SeatHolder> holders(Map<String, Template> templates, Seating seating, Node node) {
+        List<String> seats = mapSeatsOf.computeIfAbsent(templates, this::mapSeats);
+        return seats == PER_NODE ? null : holders(seats, seating, node);
+    }
+
+    /** @return the values {@link #remember remembered} for the map and holders, or null */
+    SortedMap<String, String> values(Map<String, Template> templates, List<SeatHolder> holders) {
+        Map<List<SeatHolder>, SortedMap<String, String>> byHolders = maps.get(templates);
+        return byHolders == null ? null : byHolders.get(holders);
+    }
+
+    /**
+     * Keeps the values of a map of templates for every node that sees the same holders.
+     *
+     * @param resolved the values, all resolved; never changed after this
+     */
+    void remember(Map<String, Template> templates, List<SeatHolder> holders, SortedMap<String, String> resolved) {
+        maps.computeIfAbsent(templates, t -> new HashMap<>()).put(holders, resolved);
+    }
+
+    /** The seats the values of a map of templates depend on, in order of appearance, or {@link #PER_NODE}. */
+    private List<String> mapSeats(Map<String, Template> templates) {
+        Set<String> seats = new LinkedHashSet<>();
+        for (Template template : templates.values()) {
+            List<String> its = seatsOf.computeIfAbsent(template, Resolutions::seats);
+            if (its == PER_NODE || its == NODE_FACTS) {
+                return PER_NODE;
+            }
+            seats.addAll(its);
+        }
+        return List.copyOf(seats);
     }
 
     /** The holders of the seats as the node sees them, or null when one has none. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * {@link DeclarationJson} writes exactly what {@link CanonicalJson} writes for a declaration, both
  * as plain bytes (printable ASCII) and through Jackson's generator (any other string): over random
  * declarations (strings with escapes, control and non-ASCII characters, or printable ASCII only;
- * maps sorted or not; preparations present or not) and over the example mesh's declarations.
+ * maps sorted or not; preparations present or not), with the plain bytes of their shared parts
+ * given as fragments or not, and over the example mesh's declarations.
  */
 class DeclarationJsonProperties {
 
@@ -36,6 +38,21 @@ class DeclarationJsonProperties {
             assertThat(text(plain)).isEqualTo(canonical);
         }
         assertThat(DeclarationJson.digest(declaration)).isEqualTo(CanonicalJson.digest(declaration));
+    }
+
+    @Property(tries = 300)
+    void digest_withFragmentsOfItsParts_equalsCanonicalJson(@ForAll("declarations") Declaration declaration) {
+        Map<Object, byte[]> fragments = new IdentityHashMap<>();
+        declaration.accounts().forEach(account -> fragments.put(account, DeclarationJson.fragment(account)));
+        declaration.directories().forEach(directory -> fragments.put(directory, DeclarationJson.fragment(directory)));
+        declaration.tools().forEach(tool -> fragments.put(tool, DeclarationJson.fragment(tool)));
+        for (Declaration.Process process : declaration.processes()) {
+            fragments.put(process.artifact(), DeclarationJson.fragment(process.artifact()));
+            fragments.put(process.env(), DeclarationJson.fragment(process.env()));
+        }
+
+        assertThat(DeclarationJson.digest(declaration, MeshDigest.sha256(), fragments))
+                .isEqualTo(CanonicalJson.digest(declaration));
     }
 
     @Property(tries = 300)
