@@ -224,6 +224,27 @@ abstract sealed class CanonicalOut {
             return true;
         }
 
+        /**
+         * Starts writing another value: what was written is discarded, and so is what was hashed.
+         * Why: composition digests thousands of declarations, each in the same buffer.
+         *
+         * @return this
+         */
+        Plain restart() {
+            size = 0;
+            last = '[';
+            failed = false;
+            if (sha != null) {
+                sha.reset();
+            }
+            return this;
+        }
+
+        /** @return the SHA-256 it hashes into, or null when it collects bytes */
+        MessageDigest sha() {
+            return sha;
+        }
+
         /** @return whether every string was plain; the bytes are then all hashed or collected */
         boolean finish() {
             flush();

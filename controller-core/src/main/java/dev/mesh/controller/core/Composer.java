@@ -4,14 +4,11 @@ import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.Problem;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Composes every node's {@link Declaration} from the manifests of the modules assigned to it
@@ -31,31 +28,93 @@ public final class Composer {
      * @return the declarations of the nodes that composed, and every problem
      */
     public static Composition compose(Mesh mesh) {
-        return compose(mesh, Seating.of(mesh.nodes(), mesh.modulesByName(), mesh.assignments()));
+        Map<String, Manifest> modules = mesh.modulesByName();
+        return compose(mesh, modules, Seating.of(mesh.nodes(), modules, mesh.assignments()), assigned(mesh));
     }
 
-    /** Composes with a seating the caller already has for this mesh. */
-    static Composition compose(Mesh mesh, Seating seating) {
-        Map<String, Manifest> sorted = mesh.modulesByName();
-        Map<String, Manifest> modules = new HashMap<>(sorted);
-        Map<String, Node> nodes = new HashMap<>();
-        mesh.nodes().forEach(node -> nodes.put(node.name(), node));
-        Map<String, Set<String>> assigned = new HashMap<>();
-        mesh.assignments().forEach(a -> assigned.computeIfAbsent(a.node(), n -> new TreeSet<>()).add(a.module()));
+    /**
+     * Composes with what the caller already has for this mesh.
+     *
+     * @param modules the manifests by module name, sorted ({@link Mesh#modulesByName})
+     * @param assigned the modules assigned to each node name ({@link #assigned})
+     */
+    static Composition compose(Mesh mesh, Map<String, Manifest> modules, Seating seating,
+            Map<String, List<String>> assigned) {
+        Map<String, Manifest> byName = new HashMap<>(modules);
+        List<Node> nodes = byName(mesh.nodes());
         List<NodeDeclaration.Composed> composed = new ArrayList<>(nodes.size());
         NodeComposer composer = new NodeComposer(mesh.layout());
-        for (Node node : nodes.values().stream().sorted(Comparator.comparing(Node::name)).toList()) {
-            composed.add(composer.compose(node, manifests(assigned.getOrDefault(node.name(), Set.of()), modules),
-                    seating));
+        int known = 0;
+        boolean unknownModule = false;
+        for (Node node : nodes) {
+            List<String> names = assigned.getOrDefault(node.name(), List.of());
+            List<Manifest> manifests = manifests(names, byName);
+            known += names.size();
+            unknownModule |= manifests.size() < distinct(names);
+            composed.add(composer.compose(node, manifests, seating));
         }
-        return assemble(meshProblems(unknownNames(mesh, nodes, modules), sorted, seating), composed);
+        // Only when an assignment names a node the mesh lacks (it was not counted above) or a module
+        // the mesh lacks is each assignment looked at.
+        List<Problem> unknownNames = List.of();
+        if (unknownModule || known < mesh.assignments().size()) {
+            Map<String, Node> named = new HashMap<>();
+            nodes.forEach(node -> named.put(node.name(), node));
+            unknownNames = unknownNames(mesh, named, byName);
+        }
+        return assemble(meshProblems(unknownNames, modules, seating), composed);
     }
 
-    /** The manifests of the named modules, in the order of the names; unknown names are skipped. */
-    static List<Manifest> manifests(Collection<String> names, Map<String, Manifest> modules) {
+    /**
+     * @return node name, as assignments name it → the modules assigned to it, sorted, each as often
+     *     as it is assigned
+     */
+    static Map<String, List<String>> assigned(Mesh mesh) {
+        Map<String, List<String>> assigned = new HashMap<>();
+        for (Assignment assignment : mesh.assignments()) {
+            assigned.computeIfAbsent(assignment.node(), n -> new ArrayList<>()).add(assignment.module());
+        }
+        assigned.values().forEach(modules -> modules.sort(null));
+        return assigned;
+    }
+
+    /** The nodes sorted by name; of two nodes with one name, the later in the mesh. */
+    private static List<Node> byName(List<Node> nodes) {
+        List<Node> sorted = new ArrayList<>(nodes);
+        sorted.sort(Comparator.comparing(Node::name));
+        List<Node> distinct = new ArrayList<>(sorted.size());
+        for (Node node : sorted) {
+            if (!distinct.isEmpty() && distinct.getLast().name().equals(node.name())) {
+                distinct.set(distinct.size() - 1, node);
+            } else {
+                distinct.add(node);
+            }
+        }
+        return distinct;
+    }
+
+    /** @return how many different names a sorted list holds */
+    private static int distinct(List<String> sorted) {
+        int distinct = 0;
+        String previous = null;
+        for (String name : sorted) {
+            if (!name.equals(previous)) {
+                distinct++;
+            }
+            previous = name;
+        }
+        return distinct;
+    }
+
+    /**
+     * The manifests of the named modules, in the order of the names, each once (the names are
+     * sorted); unknown names are skipped.
+     */
+    static List<Manifest> manifests(List<String> names, Map<String, Manifest> modules) {
         List<Manifest> manifests = new ArrayList<>(names.size());
+        String previous = null;
         for (String name : names) {
-            Manifest manifest = modules.get(name);
+            Manifest manifest = name.equals(previous) ? null : modules.get(name);
+            previous = name;
             if (manifest != null) {
                 manifests.add(manifest);
             }

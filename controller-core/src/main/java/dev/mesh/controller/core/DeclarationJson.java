@@ -4,7 +4,6 @@ import dev.mesh.controller.core.CanonicalOut.Name;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.security.DigestOutputStream;
-import java.security.MessageDigest;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -75,28 +74,25 @@ final class DeclarationJson {
 
     /** @return {@code sha256:} and the hex digest of its canonical bytes, equal to {@link CanonicalJson#digest} */
     static String digest(Declaration declaration) {
-        return digest(declaration, MeshDigest.sha256(), Map.of());
+        return digest(declaration, CanonicalOut.plain(MeshDigest.sha256(), null), Map.of());
     }
 
     /**
-     * {@link #digest(Declaration)} with a SHA-256 the caller keeps from one declaration to the next.
+     * {@link #digest(Declaration)} with a plain out the caller keeps from one declaration to the next.
      *
-     * @param sha a SHA-256; whatever it had hashed is discarded
+     * @param hashing a plain out hashing into a SHA-256; whatever it had written is discarded
      * @param fragments parts of the declaration, by identity, and their plain bytes ({@link #fragment})
      */
-    static String digest(Declaration declaration, MessageDigest sha, Map<Object, byte[]> fragments) {
-        sha.reset();
-        CanonicalOut.Plain plain = CanonicalOut.plain(sha, null);
-        write(declaration, plain, fragments);
-        if (!plain.finish()) {
-            sha.reset();
+    static String digest(Declaration declaration, CanonicalOut.Plain hashing, Map<Object, byte[]> fragments) {
+        write(declaration, hashing.restart(), fragments);
+        if (!hashing.finish()) {
             // Hashed as the generator flushes its buffer: no copy of the whole text is made.
             try (JsonGenerator json = CanonicalJson.generator(new DigestOutputStream(OutputStream.nullOutputStream(),
-                    sha))) {
+                    hashing.restart().sha()))) {
                 write(declaration, CanonicalOut.generated(json), Map.of());
             }
         }
-        return MeshDigest.hex(sha.digest());
+        return MeshDigest.hex(hashing.sha().digest());
     }
 
     /** @return the bytes as written without Jackson, or null when a string needs more than plain ASCII */
@@ -326,8 +322,9 @@ final class DeclarationJson {
             return;
         }
         json.writeStartArray();
-        for (String value : values) {
-            json.writeString(value);
+        // Indexed: an iterator per list was a tenth of what composition allocated.
+        for (int i = 0; i < values.size(); i++) {
+            json.writeString(values.get(i));
         }
         json.writeEndArray();
     }

@@ -47,6 +47,7 @@ final class MeshDigest {
     private static final CanonicalOut.Name SYSTEM = new CanonicalOut.Name("system");
 
     private final MessageDigest sha = sha256();
+    private final CanonicalOut.Plain hashing = CanonicalOut.plain(sha, null);
     private byte[] layout = new byte[SIZE];
     private byte[] versions = new byte[SIZE];
     /** Node name → the nodes of that name, in the mesh's order. */
@@ -56,11 +57,14 @@ final class MeshDigest {
 
     /** @return the digest of {@code mesh}'s inputs (see the class comment) */
     static String of(Mesh mesh) {
-        Map<String, List<String>> assigned = new HashMap<>();
-        for (Assignment assignment : mesh.assignments()) {
-            assigned.computeIfAbsent(assignment.node(), n -> new ArrayList<>()).add(assignment.module());
-        }
-        assigned.values().forEach(modules -> modules.sort(null));
+        return of(mesh, Composer.assigned(mesh));
+    }
+
+    /**
+     * @param assigned the mesh's assignments grouped as {@link Composer#assigned} groups them
+     * @return the digest of {@code mesh}'s inputs (see the class comment)
+     */
+    static String of(Mesh mesh, Map<String, List<String>> assigned) {
         MeshDigest digest = new MeshDigest();
         digest.reset(mesh, assigned);
         return digest.digest();
@@ -115,11 +119,9 @@ final class MeshDigest {
             shares.remove(name);
             return;
         }
-        sha.reset();
-        CanonicalOut.Plain plain = CanonicalOut.plain(sha, null);
-        write(plain, name, modules, named);
-        if (!plain.finish()) {
-            sha.reset();
+        write(hashing.restart(), name, modules, named);
+        if (!hashing.finish()) {
+            hashing.restart();
             try (JsonGenerator json = CanonicalJson.generator(new DigestOutputStream(OutputStream.nullOutputStream(),
                     sha))) {
                 write(CanonicalOut.generated(json), name, modules, named);

@@ -11,8 +11,8 @@ import java.util.Objects;
 /**
  * Composes nodes one at a time ({@link NodeDeclaration}), sharing between them what does not
  * depend on the node: each module's accounts, directories with their paths, artifacts and tools
- * ({@link ModuleParts}), the template values {@link Resolutions} keeps, one SHA-256 for the
- * revisions, and the bytes of the shared values that the revisions' digests copy
+ * ({@link ModuleParts}), the template values {@link Resolutions} keeps, one SHA-256 and buffer
+ * for the revisions, and the bytes of the shared values that the revisions' digests copy
  * ({@link DeclarationJson}).
  *
  * <p>Why: in the 10,000-node benchmark mesh every module runs on about 1,500 nodes, and these
@@ -28,7 +28,7 @@ final class NodeComposer {
     private final Layout layout;
     private final Resolutions resolutions = new Resolutions();
     private final Map<Manifest, ModuleParts> parts = new IdentityHashMap<>();
-    private final MessageDigest sha = MeshDigest.sha256();
+    private final CanonicalOut.Plain hashing = CanonicalOut.plain(MeshDigest.sha256(), null);
     /** Values shared between declarations, by identity → their plain bytes ({@link DeclarationJson#fragment}). */
     private final Map<Object, byte[]> fragments = new IdentityHashMap<>();
 
@@ -79,6 +79,6 @@ final class NodeComposer {
 
     /** @return the revision of a declaration made with an empty one */
     String revision(Declaration unsigned) {
-        return DeclarationJson.digest(unsigned, sha, fragments);
+        return DeclarationJson.digest(unsigned, hashing, fragments);
     }
 }

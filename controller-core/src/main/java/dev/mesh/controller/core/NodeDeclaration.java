@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /** One node's declaration being composed, module by module, with the conflicts between them. */
 final class NodeDeclaration {
@@ -45,6 +46,11 @@ final class NodeDeclaration {
     private final Node node;
     private final Seating seating;
     private final NodeComposer composer;
+    /** Resolves a template of the module being added with its substitution on this node. */
+    private final Function<Template, Resolution> substitute = this::substitute;
+    /** The module being added, and its substitution on this node once a template needed it. */
+    private Manifest manifest;
+    private Substitution substitution;
     private final List<Problem> problems = new ArrayList<>();
     private final Map<String, Sourced<Declaration.Account>> accounts = new TreeMap<>();
     private final Map<String, Sourced<Declaration.Directory>> directories = new TreeMap<>();
@@ -69,24 +75,26 @@ final class NodeDeclaration {
                 : new Composed(node.name(), null, composed.problems);
     }
 
-    private void add(Manifest manifest) {
+    private void add(Manifest added) {
+        manifest = added;
+        substitution = null;
         ModuleParts parts = composer.parts(manifest);
-        Substitution substitution = Substitution.of(manifest, seating.bindings(node, composer.layout()));
         String module = manifest.module();
         for (Resource resource : manifest.resources()) {
             switch (resource) {
                 case Resource.User user -> account(parts.account(user));
                 case Resource.Directory directory -> directory(parts.directory(directory));
-                case Resource.Process process -> process(manifest, substitution, process, parts.artifact(process));
-                case Resource.Container container -> container(module, substitution, container,
-                        parts.mounts(container));
+                case Resource.Process process -> process(process, parts.artifact(process));
+                case Resource.Container container -> container(module, container, parts.mounts(container));
             }
         }
         manifest.ownSecrets().forEach((name, path) -> secrets.add(new Declaration.Secret(module, name,
-                resolve(substitution, path), manifest.secretsOwner(), "0600")));
+                resolve(path), manifest.secretsOwner(), "0600")));
         manifest.accesses().forEach(access -> accesses.add(new Declaration.Access(module,
-                resolve(substitution, access.path()), access.mode().name().toLowerCase(Locale.ROOT))));
-        tools.addAll(parts.tools());
+                resolve(access.path()), access.mode().name().toLowerCase(Locale.ROOT))));
+        if (!parts.tools().isEmpty()) {
+            tools.addAll(parts.tools());
+        }
     }
 
     private Declaration declaration(List<String> seats) {
@@ -119,11 +127,10 @@ final class NodeDeclaration {
         }
     }
 
-    private void process(Manifest manifest, Substitution substitution, Resource.Process process,
-            Declaration.Artifact artifact) {
+    private void process(Resource.Process process, Declaration.Artifact artifact) {
         String module = manifest.module();
-        List<String> run = resolve(substitution, process.run());
-        Map<String, String> env = resolve(substitution, process.env());
+        List<String> run = resolve(process.run());
+        Map<String, String> env = resolve(process.env());
         if (!artifact.system().equals(node.system())) {
             problems.add(Problem.error("system-mismatch", "node " + node.name() + " runs " + node.system()
                     + ", but process \"" + process.name() + "\" of module " + module + " runs the artifact "
@@ -142,16 +149,15 @@ final class NodeDeclaration {
         }
     }
 
-    private void container(String module, Substitution substitution, Resource.Container container,
-            List<Declaration.Mount> mounts) {
+    private void container(String module, Resource.Container container, List<Declaration.Mount> mounts) {
         containers.add(new Declaration.Container(module, container.name(), container.image(),
-                orEmpty(container.user()), resolve(substitution, container.env()), mounts,
-                orEmpty(container.network()), resolve(substitution, container.run())));
+                orEmpty(container.user()), resolve(container.env()), mounts,
+                orEmpty(container.network()), resolve(container.run())));
     }
 
     /** The resolved value, or the empty string after recording why not (the node then gets no declaration). */
-    private String resolve(Substitution substitution, Template template) {
-        return switch (composer.resolutions().resolve(template, substitution, seating, node)) {
+    private String resolve(Template template) {
+        return switch (composer.resolutions().resolve(template, substitute, seating, node)) {
             case Resolution.Resolved resolved -> resolved.value();
             case Resolution.Unresolved unresolved -> {
                 problems.addAll(unresolved.problems());
@@ -160,19 +166,27 @@ final class NodeDeclaration {
         };
     }
 
-    private List<String> resolve(Substitution substitution, List<Template> templates) {
-        List<String> resolved = new ArrayList<>(templates.size());
-        for (Template template : templates) {
-            resolved.add(resolve(substitution, template));
+    private List<String> resolve(List<Template> templates) {
+        String[] resolved = new String[templates.size()];
+        for (int i = 0; i < resolved.length; i++) {
+            resolved[i] = resolve(templates.get(i));
         }
-        return List.copyOf(resolved);
+        return List.of(resolved);
+    }
+
+    /** The substitution of the module being added, made when a template first needs it. */
+    private Resolution substitute(Template template) {
+        if (substitution == null) {
+            substitution = Substitution.of(manifest, seating.bindings(node, composer.layout()));
+        }
+        return substitution.resolve(template);
     }
 
     /**
      * The values of an environment: shared with every node that sees the same holders of the seats
      * it references, unless a template in it is resolved on each node ({@link Resolutions}).
      */
-    private Map<String, String> resolve(Substitution substitution, Map<String, Template> templates) {
+    private Map<String, String> resolve(Map<String, Template> templates) {
         Resolutions resolutions = composer.resolutions();
         List<SeatHolder> holders = resolutions.holders(templates, seating, node);
         if (holders != null) {
@@ -183,7 +197,7 @@ final class NodeDeclaration {
         }
         int problemsBefore = problems.size();
         SortedMap<String, String> resolved = new TreeMap<>();
-        templates.forEach((key, template) -> resolved.put(key, resolve(substitution, template)));
+        templates.forEach((key, template) -> resolved.put(key, resolve(template)));
         if (holders == null || problems.size() > problemsBefore) {
             return resolved;
         }
@@ -198,9 +212,14 @@ final class NodeDeclaration {
     }
 
     private static <T> List<T> values(Map<String, Sourced<T>> byKey) {
-        List<T> values = new ArrayList<>(byKey.size());
-        byKey.values().forEach(sourced -> values.add(sourced.value()));
-        return values;
+        Object[] values = new Object[byKey.size()];
+        int i = 0;
+        for (Sourced<T> sourced : byKey.values()) {
+            values[i++] = sourced.value();
+        }
+        @SuppressWarnings("unchecked")
+        List<T> list = (List<T>) List.of(values);
+        return list;
     }
 
     private static String describe(Declaration.Account account) {

@@ -28,15 +28,16 @@ public final class Planner {
      */
     public static Planning plan(Mesh mesh, Map<String, Declaration> acknowledged, Set<String> built) {
         Map<String, Manifest> modules = mesh.modulesByName();
+        Map<String, List<String>> assigned = Composer.assigned(mesh);
         Seating seating = Seating.of(mesh.nodes(), modules, mesh.assignments());
-        Composition composition = Composer.compose(mesh, seating);
+        Composition composition = Composer.compose(mesh, modules, seating, assigned);
         List<NodeChanges> diffs = new ArrayList<>(composition.declarations().size());
         NodeChanges.Reasons reasons = new NodeChanges.Reasons();
         for (Declaration declaration : composition.declarations()) {
             diffs.add(NodeChanges.of(acknowledged.get(declaration.node()), declaration, reasons));
         }
-        return assemble(new Composed(modules, seating, composition, inputs(meshDigest(mesh), acknowledged)), diffs,
-                built);
+        return assemble(new Composed(modules, seating, composition, inputs(MeshDigest.of(mesh, assigned),
+                acknowledged)), diffs, built);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.function.Function;
 
 /**
  * Resolved templates shared between the nodes composed with one layout: a template whose value
@@ -58,28 +59,30 @@ final class Resolutions {
 
     /**
      * @param template a template of the manifest {@code substitution} resolves
-     * @param substitution the manifest's substitution on {@code node}
+     * @param substitution the manifest's substitution on {@code node}: called only for a template
+     *     whose value is not known here
      * @param seating the seating {@code substitution}'s bindings see
      * @param node the node being composed
-     * @return what {@code substitution.resolve(template)} gives, or the same value without its
+     * @return what {@code substitution.apply(template)} gives, or the same value without its
      *     provenance (which composition does not keep)
      */
-    Resolution resolve(Template template, Substitution substitution, Seating seating, Node node) {
+    Resolution resolve(Template template, Function<Template, Resolution> substitution, Seating seating,
+            Node node) {
         List<String> seats = seatsOf.computeIfAbsent(template, Resolutions::seats);
         if (seats == NODE_FACTS) {
             return new Resolution.Resolved(nodeFacts(template, node), List.of());
         }
         if (seats == PER_NODE) {
-            return substitution.resolve(template);
+            return substitution.apply(template);
         }
         List<SeatHolder> holders = holders(seats, seating, node);
         if (holders == null) {
-            return substitution.resolve(template);
+            return substitution.apply(template);
         }
         Map<List<SeatHolder>, Resolution> byHolders = values.computeIfAbsent(template, t -> new HashMap<>());
         Resolution value = byHolders.get(holders);
         if (value == null) {
-            value = substitution.resolve(template);
+            value = substitution.apply(template);
             if (value instanceof Resolution.Resolved) {
                 byHolders.put(holders, value);
             }
@@ -95,7 +98,11 @@ final class Resolutions {
      *     in it is ({@link #resolve}), or a seat it references has no holder
      */
     List<SeatHolder> holders(Map<String, Template> templates, Seating seating, Node node) {
-        List<String> seats = mapSeatsOf.computeIfAbsent(templates, this::mapSeats);
+        List<String> seats = mapSeatsOf.get(templates);
+        if (seats == null) {
+            seats = mapSeats(templates);
+            mapSeatsOf.put(templates, seats);
+        }
         return seats == PER_NODE ? null : holders(seats, seating, node);
     }
 
@@ -131,6 +138,10 @@ final class Resolutions {
     private static List<SeatHolder> holders(List<String> seats, Seating seating, Node node) {
         if (seats.isEmpty()) {
             return List.of();
+        }
+        if (seats.size() == 1) {
+            SeatHolder holder = seating.holderAsSeenFrom(seats.getFirst(), node.name());
+            return holder == null ? null : List.of(holder);
         }
         List<SeatHolder> holders = new ArrayList<>(seats.size());
         for (String seat : seats) {

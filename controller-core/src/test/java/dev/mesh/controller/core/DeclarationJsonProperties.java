@@ -51,7 +51,7 @@ class DeclarationJsonProperties {
             fragments.put(process.env(), DeclarationJson.fragment(process.env()));
         }
 
-        assertThat(DeclarationJson.digest(declaration, MeshDigest.sha256(), fragments))
+        assertThat(DeclarationJson.digest(declaration, CanonicalOut.plain(MeshDigest.sha256(), null), fragments))
                 .isEqualTo(CanonicalJson.digest(declaration));
     }
 

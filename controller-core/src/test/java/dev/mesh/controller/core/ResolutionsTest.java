@@ -23,7 +23,7 @@ class ResolutionsTest {
                     Substitution substitution = Substitution.of(manifest, seating.bindings(node, mesh.layout()));
                     for (Template template : manifest.templates()) {
                         Resolution expected = substitution.resolve(template);
-                        Resolution actual = resolutions.resolve(template, substitution, seating, node);
+                        Resolution actual = resolutions.resolve(template, substitution::resolve, seating, node);
                         if (expected instanceof Resolution.Resolved value) {
                             assertThat(actual).isInstanceOfSatisfying(Resolution.Resolved.class,
                                     r -> assertThat(r.value()).isEqualTo(value.value()));
