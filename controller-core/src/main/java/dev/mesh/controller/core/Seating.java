@@ -76,17 +76,22 @@ public final class Seating {
         nodes.forEach(node -> byName.put(node.name(), node));
         // Only assignments of modules that claim seats are sorted: in a mesh where few modules
         // claim, that is a small part of them.
+        Map<String, Manifest> claimers = new HashMap<>();
+        modules.forEach((name, manifest) -> {
+            if (!manifest.claims().isEmpty()) {
+                claimers.put(name, manifest);
+            }
+        });
         List<Assignment> claiming = new ArrayList<>();
         for (Assignment assignment : assignments) {
-            Manifest manifest = modules.get(assignment.module());
-            if (manifest != null && !manifest.claims().isEmpty() && byName.containsKey(assignment.node())) {
+            if (claimers.containsKey(assignment.module()) && byName.containsKey(assignment.node())) {
                 claiming.add(assignment);
             }
         }
         claiming.sort(Comparator.comparing(Assignment::node).thenComparing(Assignment::module));
         Map<String, List<Holding>> holdings = new TreeMap<>();
         for (Assignment assignment : claiming) {
-            Manifest manifest = modules.get(assignment.module());
+            Manifest manifest = claimers.get(assignment.module());
             for (Claim claim : manifest.claims()) {
                 holdings.computeIfAbsent(claim.name(), seat -> new ArrayList<>())
                         .add(new Holding(byName.get(assignment.node()), manifest.module(), claim));
