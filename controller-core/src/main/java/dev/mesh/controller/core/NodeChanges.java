@@ -1,13 +1,12 @@
 package dev.mesh.controller.core;
 
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -16,20 +15,35 @@ import java.util.function.Function;
  * node — always changes of an earlier step, so every change comes after what it requires.
  * Requirements across nodes and on builds are added by {@link Requirements}.
  *
+ * @param node the node, empty for {@link #NONE}
  * @param changes the changes, in step order
  * @param orphans directories the node had and no longer declares
  * @param runs the changes that start, restart or prepare a declared process, with that process, in
  *     the order of {@code changes}: what {@link Requirements} links to builds and seat holders
+ * @param counts how many changes begin with each of {@link PlanText#actions()}, in that order:
+ *     counted here, while the changes are at hand, so that a plan's summary need not visit each
+ *     change again; never modified
  */
-record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans, List<Run> runs) {
+record NodeChanges(String node, List<Plan.Change> changes, List<Plan.Orphan> orphans, List<Run> runs,
+        int[] counts) {
+
+    /** The actions a change can begin with, in the order of {@link #counts}. */
+    static final List<String> ACTIONS = PlanText.actions();
 
     /** Nothing to change. */
-    static final NodeChanges NONE = new NodeChanges(List.of(), List.of(), List.of());
+    static final NodeChanges NONE = new NodeChanges("", List.of(), List.of(), List.of(), new int[ACTIONS.size()]);
 
     NodeChanges {
         changes = List.copyOf(changes);
         orphans = List.copyOf(orphans);
         runs = List.copyOf(runs);
+    }
+
+    /** Adds {@link #counts} to {@code into}. */
+    void count(int[] into) {
+        for (int i = 0; i < counts.length; i++) {
+            into[i] += counts[i];
+        }
     }
 
     /**
@@ -105,6 +119,8 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans, List<Ru
         Step(String kind) {
             this.kind = kind;
         }
+
+        private static final Step[] ALL = values();
     }
 
     private static final List<String> CREATE = List.of("create");
@@ -115,6 +131,10 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans, List<Ru
     private static final List<String> STOP = List.of("stop");
     private static final List<String> REMOVE = List.of("remove");
 
+    /** What a node that had no declaration is compared from. */
+    private static final Declaration EMPTY = new Declaration("", "", List.of(), List.of(), List.of(), List.of(),
+            List.of(), List.of(), List.of(), List.of());
+
     /** The comparison of two declarations of one node. */
     private static final class Diff {
 
@@ -122,25 +142,21 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans, List<Ru
         private final Declaration before;
         private final Declaration after;
         private final Reasons reasons;
-        /** The new declaration's processes by name. */
-        private final Map<String, Declaration.Process> declared;
-        /**
-         * Per step, its changes by the name their id ends with: within a step every id has the same
-         * {@code NODE/KIND:} before the name, so they sort as their ids do, and a change added again
-         * under its id replaces the first. A requirement is the id of the change found here.
-         */
-        private final Map<Step, TreeMap<String, Plan.Change>> steps = new EnumMap<>(Step.class);
-        private final List<Plan.Orphan> orphans = new ArrayList<>();
+        /** The new declaration's processes by name, made when first needed (see {@link #declared}). */
+        private Map<String, Declaration.Process> declared;
+        /** Per step, by ordinal, its changes; null while it has none. A requirement is the id of a change found here. */
+        private final StepChanges[] steps = new StepChanges[Step.ALL.length];
+        /** Per step, by ordinal, what its ids begin with: {@code NODE/KIND:}; made with its first change. */
+        private final String[] prefixes = new String[Step.ALL.length];
+        /** The requirements of the process being compared; one list reused for every process. */
+        private final List<String> requires = new ArrayList<>();
+        private List<Plan.Orphan> orphans = List.of();
 
         private Diff(Declaration before, Declaration after, Reasons reasons) {
             this.node = after.node();
-            this.before = before == null ? empty(after.node()) : before;
+            this.before = before == null ? EMPTY : before;
             this.after = after;
             this.reasons = reasons;
-            this.declared = index(after.processes(), Declaration.Process::name);
-            for (Step step : Step.values()) {
-                steps.put(step, new TreeMap<>());
-            }
         }
 
         private void accounts() {
@@ -171,6 +187,7 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans, List<Ru
                 Map<String, Declaration.Directory> now = index(after.directories(), Declaration.Directory::path);
                 for (Declaration.Directory directory : before.directories()) {
                     if (!now.containsKey(directory.path())) {
+                        orphans = orphans.isEmpty() ? new ArrayList<>() : orphans;
                         orphans.add(new Plan.Orphan(node, directory.module(), directory.path()));
                     }
                 }
@@ -209,18 +226,19 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans, List<Ru
                 if (reason.isEmpty()) {
                     continue;
                 }
-                List<String> requires = new ArrayList<>(planned(Step.ACCOUNTS, process.user()));
+                requires.clear();
+                addIfPlanned(requires, Step.ACCOUNTS, process.user());
                 moduleChanges(requires, process.module());
                 if (process.prepare() != null && (was == null || !Objects.equals(was.prepare(), process.prepare())
                         || !was.artifact().equals(process.artifact()))) {
                     Plan.Change prepare = add(Step.PREPARE, process.name(), PREPARE,
-                            "run once before the process: " + reason, requires);
+                            "run once before the process: " + reason, List.copyOf(requires));
                     requires.add(prepare.id());
                 }
-                add(Step.PROCESSES, process.name(), was == null ? START : RESTART, reason, requires);
+                add(Step.PROCESSES, process.name(), was == null ? START : RESTART, reason, List.copyOf(requires));
             }
             for (Declaration.Process process : before.processes()) {
-                if (!declared.containsKey(process.name())) {
+                if (!declared().containsKey(process.name())) {
                     add(Step.PROCESSES, process.name(), STOP, "no longer declared on this node", List.of());
                 }
             }
@@ -244,14 +262,14 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans, List<Ru
 
         /** A process that replaces a container is started first; the container goes once it is healthy. */
         private void replace(Declaration.Process process, String container) {
-            Plan.Change start = steps.get(Step.PROCESSES).get(process.name());
+            Plan.Change start = find(Step.PROCESSES, process.name());
             if (start == null || !start.actions().contains("start")) {
                 return;
             }
             Optional<String> clash = Coexistence.clash(process, container, after, before);
             List<String> actions = new ArrayList<>(start.actions());
             actions.add(clash.isEmpty() ? "overlap" : "gap");
-            steps.get(Step.PROCESSES).put(process.name(), new Plan.Change(start.id(), node, actions,
+            steps[Step.PROCESSES.ordinal()].put(process.name(), new Plan.Change(start.id(), node, actions,
                     start.reason() + clash.map(why -> "; replaces container " + container + " " + why
                             + ": downtime expected").orElse("; replaces container " + container
                             + ", which keeps running until this is healthy"), start.requires()));
@@ -261,7 +279,7 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans, List<Ru
 
         /** The id of the step's change of that name, as the only requirement; none when there is no such change. */
         private List<String> planned(Step step, String name) {
-            Plan.Change change = steps.get(step).get(name);
+            Plan.Change change = find(step, name);
             return change == null ? List.of() : List.of(change.id());
         }
 
@@ -285,34 +303,116 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans, List<Ru
         }
 
         private void addIfPlanned(List<String> ids, Step step, String name) {
-            Plan.Change change = steps.get(step).get(name);
+            Plan.Change change = find(step, name);
             if (change != null) {
                 ids.add(change.id());
             }
         }
 
+        private Plan.Change find(Step step, String name) {
+            StepChanges changes = steps[step.ordinal()];
+            return changes == null ? null : changes.get(name);
+        }
+
         private Plan.Change add(Step step, String name, List<String> actions, String reason, List<String> requires) {
-            Plan.Change change = new Plan.Change(id(node, step.kind, name), node, actions, reason, requires);
-            steps.get(step).put(name, change);
+            StepChanges changes = steps[step.ordinal()];
+            if (changes == null) {
+                changes = new StepChanges(expected(step));
+                steps[step.ordinal()] = changes;
+                prefixes[step.ordinal()] = id(node, step.kind, "");
+            }
+            Plan.Change change = new Plan.Change(prefixes[step.ordinal()] + name, node, actions, reason, requires);
+            changes.put(name, change);
             return change;
         }
 
-        /** The changes in step order, then by id; the runs among them. */
+        /** The changes in step order, then by id; the runs among them; the count of each first action. */
         private NodeChanges result() {
             int count = 0;
-            for (Map<String, Plan.Change> changes : steps.values()) {
-                count += changes.size();
+            for (StepChanges changes : steps) {
+                count += changes == null ? 0 : changes.size();
             }
-            List<Plan.Change> ordered = new ArrayList<>(count);
-            List<Run> runs = new ArrayList<>();
-            steps.forEach((step, changes) -> changes.forEach((name, change) -> {
-                Declaration.Process process = step == Step.PREPARE || step == Step.PROCESSES ? declared.get(name) : null;
-                if (process != null) {
-                    runs.add(new Run(ordered.size(), change, process, step == Step.PROCESSES));
+            Plan.Change[] ordered = new Plan.Change[count];
+            Run[] runs = new Run[size(Step.PREPARE) + size(Step.PROCESSES)];
+            int running = 0;
+            int[] counts = new int[ACTIONS.size()];
+            int at = 0;
+            for (Step step : Step.ALL) {
+                StepChanges changes = steps[step.ordinal()];
+                if (changes == null) {
+                    continue;
                 }
-                ordered.add(change);
-            }));
-            return new NodeChanges(ordered, orphans, runs);
+                changes.sort();
+                ProcessCursor processes = step == Step.PREPARE || step == Step.PROCESSES ? new ProcessCursor() : null;
+                for (int i = 0; i < changes.size(); i++) {
+                    Plan.Change change = changes.change(i);
+                    Declaration.Process process = processes == null ? null : processes.named(changes.name(i));
+                    if (process != null) {
+                        runs[running++] = new Run(at, change, process, step == Step.PROCESSES);
+                    }
+                    counts[ACTIONS.indexOf(change.actions().getFirst())]++;
+                    ordered[at++] = change;
+                }
+            }
+            return new NodeChanges(node, List.of(ordered), orphans,
+                    List.of(running == runs.length ? runs : Arrays.copyOf(runs, running)), counts);
+        }
+
+        private int size(Step step) {
+            StepChanges changes = steps[step.ordinal()];
+            return changes == null ? 0 : changes.size();
+        }
+
+        /** How many changes a step is likely to have, at most: as many as the parts it compares. */
+        private int expected(Step step) {
+            return switch (step) {
+                case ACCOUNTS -> after.accounts().size();
+                case DIRECTORIES -> after.directories().size();
+                case SECRETS -> after.secrets().size();
+                case ACCESSES -> after.accesses().size();
+                case PREPARE -> after.processes().size();
+                case PROCESSES -> after.processes().size() + before.processes().size();
+                case CONTAINERS -> before.containers().size() + 1;
+            };
+        }
+
+        /** The new declaration's processes by name, the last of a name kept. */
+        private Map<String, Declaration.Process> declared() {
+            if (declared == null) {
+                declared = index(after.processes(), Declaration.Process::name);
+            }
+            return declared;
+        }
+
+        /**
+         * Finds the new declaration's process of each name asked, asked in name order. Why: the
+         * processes mostly come sorted by name, each name once, so a walk along them finds each
+         * without an index; otherwise {@link #declared()} does.
+         */
+        private final class ProcessCursor {
+            private final List<Declaration.Process> processes = after.processes();
+            private final boolean sorted = declared == null && sortedByName(processes);
+            private int next;
+
+            private Declaration.Process named(String name) {
+                if (!sorted) {
+                    return declared().get(name);
+                }
+                while (next < processes.size() && processes.get(next).name().compareTo(name) < 0) {
+                    next++;
+                }
+                return next < processes.size() && processes.get(next).name().equals(name) ? processes.get(next)
+                        : null;
+            }
+        }
+
+        private static boolean sortedByName(List<Declaration.Process> processes) {
+            for (int i = 1; i < processes.size(); i++) {
+                if (processes.get(i - 1).name().compareTo(processes.get(i).name()) >= 0) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private static <T> Map<String, T> index(List<T> items, Function<T, String> key) {
@@ -324,9 +424,5 @@ record NodeChanges(List<Plan.Change> changes, List<Plan.Orphan> orphans, List<Ru
             return byKey;
         }
 
-        private static Declaration empty(String node) {
-            return new Declaration(node, "", List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
-                    List.of(), List.of());
-        }
     }
 }

@@ -3,8 +3,10 @@ package dev.mesh.controller.core;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.SeatHolder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -26,14 +28,23 @@ final class Requirements {
     private final Seating seating;
     /** Node name → its changes, for the nodes that run something. */
     private final Map<String, NodeChanges> running = new HashMap<>();
-    /** Artifact → its build id. */
+    /** Artifact → its build id, named by the module of the first process found running it. */
     private final Map<Declaration.Artifact, String> buildIds = new HashMap<>();
+    /**
+     * The same by reference, in front. Why: composition shares one artifact instance per module,
+     * so this mostly spares hashing and comparing the record's parts, once per run.
+     */
+    private final Map<Declaration.Artifact, String> buildIdsByReference = new IdentityHashMap<>();
+    /** Artifact, by reference → the id of the build its runs wait for; empty when the plan does not build it. */
+    private final Map<Declaration.Artifact, String> awaited = new IdentityHashMap<>();
     /** Build id → the build, by id. */
     private final Map<String, Plan.Build> builds;
     /** Module name → the seats its templates reference. */
     private final Map<String, Set<String>> seats = new HashMap<>();
     /** Node → seat → the ids of the starts of that seat's holders there. */
     private final Map<String, Map<String, List<String>>> holderStarts = new HashMap<>();
+    /** What the run being linked waits for beyond its node; one list reused for every run. */
+    private final List<String> extra = new ArrayList<>();
 
     /**
      * @param modules the manifests by module name
@@ -44,11 +55,6 @@ final class Requirements {
     Requirements(Map<String, Manifest> modules, Seating seating, List<NodeChanges> diffs, Set<String> built) {
         this.modules = modules;
         this.seating = seating;
-        for (NodeChanges node : diffs) {
-            if (!node.runs().isEmpty()) {
-                running.put(node.runs().getFirst().change().node(), node);
-            }
-        }
         this.builds = builds(diffs, built);
     }
 
@@ -58,71 +64,181 @@ final class Requirements {
     }
 
     /**
-     * The node's changes, each with what it waits for beyond the node added to its requirements, in
-     * an order where every change comes after the changes it requires on its node: the order they
-     * have, unless the start of a seat's holder on the same node was added.
+     * Puts the node's changes into {@code into} from {@code at}, each with what it waits for beyond
+     * the node added to its requirements, in an order where every change comes after the changes it
+     * requires on its node: the order they have, unless the start of a seat's holder on the same
+     * node was added.
+     *
+     * @return the place after the node's changes
      */
-    List<Plan.Change> link(NodeChanges node) {
-        if (node.runs().isEmpty()) {
-            return node.changes();
+    int link(NodeChanges node, Plan.Change[] into, int at) {
+        List<Plan.Change> changes = node.changes();
+        for (int i = 0; i < changes.size(); i++) {
+            into[at + i] = changes.get(i);
         }
-        List<Plan.Change> linked = new ArrayList<>(node.changes());
         boolean onItsNode = false;
         for (NodeChanges.Run run : node.runs()) {
-            List<String> extra = new ArrayList<>();
-            String build = buildId(run.process());
-            if (builds.containsKey(build)) {
-                extra.add(build);
-            }
-            String self = run.change().id();
-            for (String seat : seats.computeIfAbsent(run.process().module(), m -> modules.get(m).requirements())) {
-                SeatHolder holder = seating.holderAsSeenFrom(seat, run.change().node());
-                for (String start : holder == null ? List.<String>of() : holderStarts(holder.node(), seat)) {
-                    if (!start.equals(self)) {
-                        extra.add(start);
-                        onItsNode |= holder.node().equals(run.change().node());
-                    }
-                }
-            }
+            onItsNode |= collectExtra(run);
             if (!extra.isEmpty()) {
                 Plan.Change change = run.change();
-                linked.set(run.at(), new Plan.Change(self, change.node(), change.actions(), change.reason(),
-                        merged(change.requires(), extra)));
+                into[at + run.at()] = new Plan.Change(change.id(), change.node(), change.actions(), change.reason(),
+                        merged(change.requires(), change.node()));
             }
         }
-        return onItsNode ? topological(linked) : linked;
+        if (onItsNode) {
+            List<Plan.Change> linked = Arrays.asList(into).subList(at, at + changes.size());
+            List<Plan.Change> ordered = topological(linked);
+            if (ordered != linked) {
+                for (int i = 0; i < ordered.size(); i++) {
+                    into[at + i] = ordered.get(i);
+                }
+            }
+        }
+        return at + changes.size();
     }
 
-    /** Each artifact a start or restart runs, once per (module, version, artifact), unless built. */
+    /**
+     * Fills {@link #extra} with what the run waits for beyond its node: the build of its artifact
+     * and the starts of the holders of the seats its module references, but its own.
+     *
+     * @return whether one of those starts is on the run's own node
+     */
+    private boolean collectExtra(NodeChanges.Run run) {
+        extra.clear();
+        String build = awaitedBuild(run.process());
+        if (!build.isEmpty()) {
+            extra.add(build);
+        }
+        String node = run.change().node();
+        boolean onItsNode = false;
+        for (String seat : seats(run.process().module())) {
+            SeatHolder holder = seating.holderAsSeenFrom(seat, node);
+            for (String start : holder == null ? List.<String>of() : holderStarts(holder.node(), seat)) {
+                if (!ofNode(start, node) || !start.equals(run.change().id())) {
+                    extra.add(start);
+                    onItsNode |= holder.node().equals(node);
+                }
+            }
+        }
+        return onItsNode;
+    }
+
+    /**
+     * The run's requirements, then {@link #extra}, each id once. Why only some ids are compared by
+     * their text: the requirements are ids of changes of the node (see {@link NodeChanges}), where
+     * equal ids are the same instance, and only an id that begins like the node's ids can equal one.
+     */
+    private List<String> merged(List<String> requires, String node) {
+        String[] all = new String[requires.size() + extra.size()];
+        int count = 0;
+        for (String id : requires) {
+            if (!containsInstance(all, count, id)) {
+                all[count++] = id;
+            }
+        }
+        int own = count;
+        for (String id : extra) {
+            if (!contains(all, ofNode(id, node) ? 0 : own, count, id)) {
+                all[count++] = id;
+            }
+        }
+        return List.of(count == all.length ? all : Arrays.copyOf(all, count));
+    }
+
+    /** Whether {@code id} begins as the ids of the changes of {@code node} do: {@code NODE/}. */
+    private static boolean ofNode(String id, String node) {
+        return id.length() > node.length() && id.charAt(node.length()) == '/' && id.startsWith(node);
+    }
+
+    private static boolean containsInstance(String[] ids, int count, String id) {
+        for (int i = 0; i < count; i++) {
+            if (ids[i] == id) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean contains(String[] ids, int from, int to, String id) {
+        for (int i = from; i < to; i++) {
+            if (ids[i].equals(id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Each artifact a start or restart runs, once per (module, version, artifact), unless built;
+     * and, in the same pass, the nodes that run something.
+     */
     private Map<String, Plan.Build> builds(List<NodeChanges> diffs, Set<String> built) {
-        Map<String, Plan.Build> byId = new TreeMap<>();
+        Map<String, Plan.Build> first = new HashMap<>();
         Map<String, List<String>> nodes = new HashMap<>();
         for (NodeChanges node : diffs) {
+            if (node.runs().isEmpty()) {
+                continue;
+            }
+            String name = node.node();
+            running.put(name, node);
             for (NodeChanges.Run run : node.runs()) {
                 String id = run.starts() ? buildId(run.process()) : null;
                 if (id != null && !built.contains(id)) {
-                    Manifest manifest = modules.get(run.process().module());
-                    Declaration.Artifact artifact = run.process().artifact();
-                    byId.computeIfAbsent(id, k -> new Plan.Build(k, manifest.module(), manifest.version(),
-                            artifact.name(), artifact.system(), List.of()));
-                    nodes.computeIfAbsent(id, k -> new ArrayList<>()).add(run.change().node());
+                    List<String> runningIt = nodes.get(id);
+                    if (runningIt == null) {
+                        Manifest manifest = modules.get(run.process().module());
+                        Declaration.Artifact artifact = run.process().artifact();
+                        first.put(id, new Plan.Build(id, manifest.module(), manifest.version(), artifact.name(),
+                                artifact.system(), List.of()));
+                        runningIt = new ArrayList<>();
+                        nodes.put(id, runningIt);
+                    }
+                    runningIt.add(name);
                 }
             }
         }
-        byId.replaceAll((id, b) -> new Plan.Build(id, b.module(), b.version(), b.artifact(), b.system(),
-                sortedDistinct(nodes.get(id))));
+        Map<String, Plan.Build> byId = new TreeMap<>();
+        first.forEach((id, b) -> byId.put(id, new Plan.Build(id, b.module(), b.version(), b.artifact(), b.system(),
+                sortedDistinct(nodes.get(id)))));
         return byId;
     }
 
     private String buildId(Declaration.Process process) {
-        return buildIds.computeIfAbsent(process.artifact(),
-                artifact -> Planner.buildId(modules.get(process.module()), artifact));
+        String id = buildIdsByReference.get(process.artifact());
+        if (id == null) {
+            id = buildIds.computeIfAbsent(process.artifact(),
+                    artifact -> Planner.buildId(modules.get(process.module()), artifact));
+            buildIdsByReference.put(process.artifact(), id);
+        }
+        return id;
+    }
+
+    /** The id of the build a run of the process waits for: its artifact's, if the plan builds it; else empty. */
+    private String awaitedBuild(Declaration.Process process) {
+        String id = awaited.get(process.artifact());
+        if (id == null) {
+            String build = buildId(process);
+            id = builds.containsKey(build) ? build : "";
+            awaited.put(process.artifact(), id);
+        }
+        return id;
+    }
+
+    private Set<String> seats(String module) {
+        Set<String> referenced = seats.get(module);
+        if (referenced == null) {
+            referenced = modules.get(module).requirements();
+            seats.put(module, referenced);
+        }
+        return referenced;
     }
 
     /** The ids of the start or restart changes of the processes of the modules holding {@code seat} on {@code node}. */
     private List<String> holderStarts(String node, String seat) {
-        return holderStarts.computeIfAbsent(node, n -> new HashMap<>()).computeIfAbsent(seat, s -> {
-            List<String> ids = new ArrayList<>();
+        Map<String, List<String>> bySeat = holderStarts.computeIfAbsent(node, n -> new HashMap<>());
+        List<String> ids = bySeat.get(seat);
+        if (ids == null) {
+            ids = new ArrayList<>();
             NodeChanges there = running.get(node);
             for (NodeChanges.Run run : there == null ? List.<NodeChanges.Run>of() : there.runs()) {
                 if (run.starts() && modules.get(run.process().module()).claims().stream()
@@ -130,24 +246,9 @@ final class Requirements {
                     ids.add(run.change().id());
                 }
             }
-            return ids;
-        });
-    }
-
-    /** Both lists, in order, each id once. */
-    private static List<String> merged(List<String> first, List<String> second) {
-        List<String> all = new ArrayList<>(first.size() + second.size());
-        for (String id : first) {
-            if (!all.contains(id)) {
-                all.add(id);
-            }
+            bySeat.put(seat, ids);
         }
-        for (String id : second) {
-            if (!all.contains(id)) {
-                all.add(id);
-            }
-        }
-        return all;
+        return ids;
     }
 
     /** The names sorted, each once; they come sorted, in node order, so this is one pass. */
