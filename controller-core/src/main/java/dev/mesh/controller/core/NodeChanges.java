@@ -285,21 +285,32 @@ record NodeChanges(String node, List<Plan.Change> changes, List<Plan.Orphan> orp
 
         /** Adds the ids of the directory, secret and access changes of a module on this node. */
         private void moduleChanges(List<String> ids, String module) {
-            for (Declaration.Directory directory : after.directories()) {
-                if (directory.module().equals(module)) {
-                    addIfPlanned(ids, Step.DIRECTORIES, directory.path());
+            if (steps[Step.DIRECTORIES.ordinal()] != null) {
+                for (Declaration.Directory directory : after.directories()) {
+                    if (same(directory.module(), module)) {
+                        addIfPlanned(ids, Step.DIRECTORIES, directory.path());
+                    }
                 }
             }
-            for (Declaration.Secret secret : after.secrets()) {
-                if (secret.module().equals(module)) {
-                    addIfPlanned(ids, Step.SECRETS, secret.module() + "/" + secret.name());
+            if (steps[Step.SECRETS.ordinal()] != null) {
+                for (Declaration.Secret secret : after.secrets()) {
+                    if (same(secret.module(), module)) {
+                        addIfPlanned(ids, Step.SECRETS, secret.module() + "/" + secret.name());
+                    }
                 }
             }
-            for (Declaration.Access access : after.accesses()) {
-                if (access.module().equals(module)) {
-                    addIfPlanned(ids, Step.ACCESSES, access.module() + ":" + access.path());
+            if (steps[Step.ACCESSES.ordinal()] != null) {
+                for (Declaration.Access access : after.accesses()) {
+                    if (same(access.module(), module)) {
+                        addIfPlanned(ids, Step.ACCESSES, access.module() + ":" + access.path());
+                    }
                 }
             }
+        }
+
+        /** Equal module names; their hashes, kept by the strings, tell most others apart at once. */
+        private static boolean same(String a, String b) {
+            return a == b || a.hashCode() == b.hashCode() && a.equals(b);
         }
 
         private void addIfPlanned(List<String> ids, Step step, String name) {

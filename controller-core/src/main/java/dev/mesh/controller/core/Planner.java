@@ -74,7 +74,9 @@ public final class Planner {
         int at = 0;
         for (NodeChanges node : diffs) {
             at = requirements.link(node, changes, at);
-            orphans.addAll(node.orphans());
+            if (!node.orphans().isEmpty()) {
+                orphans.addAll(node.orphans());
+            }
         }
         Map<String, Plan.Build> builds = requirements.builds();
         return new Planning(composed.composition(), new Plan(Plan.FORMAT, composed.inputs(), List.of(changes),

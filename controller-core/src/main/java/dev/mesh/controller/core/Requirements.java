@@ -18,7 +18,8 @@ import java.util.TreeMap;
  * artifacts they run — each (module, version, artifact) once, for its system, shared by every node
  * that runs it — and the start of the processes holding the seats a process's module references,
  * on whatever node those are. Reads only the nodes that have changes, through their
- * {@link NodeChanges#runs() runs}.
+ * {@link NodeChanges#runs() runs}, and each once, as it links it: the builds are gathered as the
+ * nodes are linked, since what a run waits for does not depend on them (see {@link #awaitedBuild}).
  *
  * <p>One per plan; not thread-safe.
  */
@@ -26,8 +27,11 @@ final class Requirements {
 
     private final Map<String, Manifest> modules;
     private final Seating seating;
-    /** Node name → its changes, for the nodes that run something. */
-    private final Map<String, NodeChanges> running = new HashMap<>();
+    private final Set<String> built;
+    /** Every composed node's changes. */
+    private final List<NodeChanges> diffs;
+    /** Node name → its changes, for the nodes that run something; made when a seat's holder is first looked for. */
+    private Map<String, NodeChanges> running;
     /** Artifact → its build id, named by the module of the first process found running it. */
     private final Map<Declaration.Artifact, String> buildIds = new HashMap<>();
     /**
@@ -35,10 +39,13 @@ final class Requirements {
      * so this mostly spares hashing and comparing the record's parts, once per run.
      */
     private final Map<Declaration.Artifact, String> buildIdsByReference = new IdentityHashMap<>();
-    /** Artifact, by reference → the id of the build its runs wait for; empty when the plan does not build it. */
-    private final Map<Declaration.Artifact, String> awaited = new IdentityHashMap<>();
-    /** Build id → the build, by id. */
-    private final Map<String, Plan.Build> builds;
+    /** Build id → the build, as the first start found running its artifact makes it, without nodes. */
+    private final Map<String, Plan.Build> builds = new HashMap<>();
+    /** Build id → the nodes that run its artifact, in the order linked, a node not twice in a row. */
+    private final Map<String, List<String>> buildNodes = new HashMap<>();
+    /** The last node linked that runs something; whether each such node's name followed the one before. */
+    private String lastRunning;
+    private boolean inNameOrder = true;
     /** Module name → the seats its templates reference. */
     private final Map<String, Set<String>> seats = new HashMap<>();
     /** Node → seat → the ids of the starts of that seat's holders there. */
@@ -55,12 +62,21 @@ final class Requirements {
     Requirements(Map<String, Manifest> modules, Seating seating, List<NodeChanges> diffs, Set<String> built) {
         this.modules = modules;
         this.seating = seating;
-        this.builds = builds(diffs, built);
+        this.diffs = diffs;
+        this.built = built;
     }
 
-    /** @return the builds the changes need, by id */
+    /**
+     * @return the builds the changes need, by id: each artifact a start or restart runs, once per
+     *     (module, version, artifact), unless built; complete once every node is linked. Its nodes
+     *     are sorted, each once: when the nodes came in name order, as they usually do, they are
+     *     already, a node's runs being linked together
+     */
     Map<String, Plan.Build> builds() {
-        return builds;
+        Map<String, Plan.Build> byId = new TreeMap<>();
+        builds.forEach((id, b) -> byId.put(id, new Plan.Build(id, b.module(), b.version(), b.artifact(), b.system(),
+                inNameOrder ? buildNodes.get(id) : sortedDistinct(buildNodes.get(id)))));
+        return byId;
     }
 
     /**
@@ -72,6 +88,15 @@ final class Requirements {
      * @return the place after the node's changes
      */
     int link(NodeChanges node, Plan.Change[] into, int at) {
+        if (!node.runs().isEmpty()) {
+            inNameOrder &= lastRunning == null || lastRunning.compareTo(node.node()) < 0;
+            lastRunning = node.node();
+        }
+        for (NodeChanges.Run run : node.runs()) {
+            if (run.starts()) {
+                addBuild(run, node.node());
+            }
+        }
         List<Plan.Change> changes = node.changes();
         for (int i = 0; i < changes.size(); i++) {
             into[at + i] = changes.get(i);
@@ -168,39 +193,24 @@ final class Requirements {
         return false;
     }
 
-    /**
-     * Each artifact a start or restart runs, once per (module, version, artifact), unless built;
-     * and, in the same pass, the nodes that run something.
-     */
-    private Map<String, Plan.Build> builds(List<NodeChanges> diffs, Set<String> built) {
-        Map<String, Plan.Build> first = new HashMap<>();
-        Map<String, List<String>> nodes = new HashMap<>();
-        for (NodeChanges node : diffs) {
-            if (node.runs().isEmpty()) {
-                continue;
-            }
-            String name = node.node();
-            running.put(name, node);
-            for (NodeChanges.Run run : node.runs()) {
-                String id = run.starts() ? buildId(run.process()) : null;
-                if (id != null && !built.contains(id)) {
-                    List<String> runningIt = nodes.get(id);
-                    if (runningIt == null) {
-                        Manifest manifest = modules.get(run.process().module());
-                        Declaration.Artifact artifact = run.process().artifact();
-                        first.put(id, new Plan.Build(id, manifest.module(), manifest.version(), artifact.name(),
-                                artifact.system(), List.of()));
-                        runningIt = new ArrayList<>();
-                        nodes.put(id, runningIt);
-                    }
-                    runningIt.add(name);
-                }
-            }
+    /** Adds the node to the build of the artifact a start or restart runs, unless that is built. */
+    private void addBuild(NodeChanges.Run run, String node) {
+        String id = buildId(run.process());
+        if (built.contains(id)) {
+            return;
         }
-        Map<String, Plan.Build> byId = new TreeMap<>();
-        first.forEach((id, b) -> byId.put(id, new Plan.Build(id, b.module(), b.version(), b.artifact(), b.system(),
-                sortedDistinct(nodes.get(id)))));
-        return byId;
+        List<String> nodes = buildNodes.get(id);
+        if (nodes == null) {
+            Manifest manifest = modules.get(run.process().module());
+            Declaration.Artifact artifact = run.process().artifact();
+            builds.put(id, new Plan.Build(id, manifest.module(), manifest.version(), artifact.name(),
+                    artifact.system(), List.of()));
+            nodes = new ArrayList<>();
+            buildNodes.put(id, nodes);
+        }
+        if (nodes.isEmpty() || nodes.getLast() != node) {
+            nodes.add(node);
+        }
     }
 
     private String buildId(Declaration.Process process) {
@@ -213,15 +223,14 @@ final class Requirements {
         return id;
     }
 
-    /** The id of the build a run of the process waits for: its artifact's, if the plan builds it; else empty. */
+    /**
+     * The id of the build a run of the process waits for: its artifact's, unless built; else empty.
+     * Why the plan builds it then: a start runs it, or, for a preparation, the start of the same
+     * process on the same node, whose build {@link #link} added first.
+     */
     private String awaitedBuild(Declaration.Process process) {
-        String id = awaited.get(process.artifact());
-        if (id == null) {
-            String build = buildId(process);
-            id = builds.containsKey(build) ? build : "";
-            awaited.put(process.artifact(), id);
-        }
-        return id;
+        String id = buildId(process);
+        return built.contains(id) ? "" : id;
     }
 
     private Set<String> seats(String module) {
@@ -233,13 +242,25 @@ final class Requirements {
         return referenced;
     }
 
+    private Map<String, NodeChanges> running() {
+        if (running == null) {
+            running = new HashMap<>();
+            for (NodeChanges node : diffs) {
+                if (!node.runs().isEmpty()) {
+                    running.put(node.node(), node);
+                }
+            }
+        }
+        return running;
+    }
+
     /** The ids of the start or restart changes of the processes of the modules holding {@code seat} on {@code node}. */
     private List<String> holderStarts(String node, String seat) {
         Map<String, List<String>> bySeat = holderStarts.computeIfAbsent(node, n -> new HashMap<>());
         List<String> ids = bySeat.get(seat);
         if (ids == null) {
             ids = new ArrayList<>();
-            NodeChanges there = running.get(node);
+            NodeChanges there = running().get(node);
             for (NodeChanges.Run run : there == null ? List.<NodeChanges.Run>of() : there.runs()) {
                 if (run.starts() && modules.get(run.process().module()).claims().stream()
                         .anyMatch(claim -> claim.name().equals(seat))) {
