@@ -25,9 +25,8 @@ final class StepChanges {
     /** Name → place in {@link #names}, once a name came out of order; null while they are in order. */
     private Map<String, Integer> places;
 
-    /** @param expected how many changes the step is likely to have */
-    StepChanges(int expected) {
-        names = new String[Math.max(expected, 2)];
+    StepChanges() {
+        names = new String[8];
         changes = new Plan.Change[names.length];
     }
 
