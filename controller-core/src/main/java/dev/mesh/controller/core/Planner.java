@@ -65,18 +65,23 @@ public final class Planner {
     static Planning assemble(Composed composed, List<NodeChanges> diffs, Set<String> built) {
         Requirements requirements = new Requirements(composed.modules(), composed.seating(), diffs, built);
         int count = 0;
+        int[] counts = new int[NodeChanges.ACTIONS.size()];
         for (NodeChanges node : diffs) {
             count += node.changes().size();
+            node.count(counts);
         }
-        List<Plan.Change> changes = new ArrayList<>(count);
+        Plan.Change[] changes = new Plan.Change[count];
         List<Plan.Orphan> orphans = new ArrayList<>();
+        int at = 0;
         for (NodeChanges node : diffs) {
-            changes.addAll(requirements.link(node));
-            orphans.addAll(node.orphans());
+            at = requirements.link(node, changes, at);
+            if (!node.orphans().isEmpty()) {
+                orphans.addAll(node.orphans());
+            }
         }
         Map<String, Plan.Build> builds = requirements.builds();
-        return new Planning(composed.composition(), new Plan(Plan.FORMAT, composed.inputs(), changes,
-                List.copyOf(builds.values()), orphans, summary(changes, builds.size())));
+        return new Planning(composed.composition(), new Plan(Plan.FORMAT, composed.inputs(), List.of(changes),
+                List.copyOf(builds.values()), orphans, summary(counts, builds.size())));
     }
 
     static String buildId(Manifest manifest, Declaration.Artifact artifact) {
@@ -96,13 +101,14 @@ public final class Planner {
         return inputs;
     }
 
-    private static Map<String, Integer> summary(List<Plan.Change> changes, int builds) {
-        Map<String, int[]> counts = new HashMap<>();
-        for (Plan.Change change : changes) {
-            counts.computeIfAbsent(change.actions().getFirst(), action -> new int[1])[0]++;
-        }
+    /** The counts of changes by first action (see {@link NodeChanges#counts()}), and of builds; each only if any. */
+    private static Map<String, Integer> summary(int[] counts, int builds) {
         Map<String, Integer> summary = new TreeMap<>();
-        counts.forEach((action, count) -> summary.put(action, count[0]));
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] > 0) {
+                summary.put(NodeChanges.ACTIONS.get(i), counts[i]);
+            }
+        }
         if (builds > 0) {
             summary.put("build", builds);
         }
