@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Composes every node's {@link Declaration} from the manifests of the modules assigned to it
@@ -40,6 +41,15 @@ public final class Composer {
      */
     static Composition compose(Mesh mesh, Map<String, Manifest> modules, Seating seating,
             Map<String, List<String>> assigned) {
+        return compose(mesh, modules, seating, assigned, declaration -> { });
+    }
+
+    /**
+     * Composes as {@link #compose(Mesh, Map, Seating, Map)}, giving each declaration to
+     * {@code declared} as soon as it is made, in node order.
+     */
+    static Composition compose(Mesh mesh, Map<String, Manifest> modules, Seating seating,
+            Map<String, List<String>> assigned, Consumer<Declaration> declared) {
         Map<String, Manifest> byName = new HashMap<>(modules);
         List<Node> nodes = byName(mesh.nodes());
         List<NodeDeclaration.Composed> composed = new ArrayList<>(nodes.size());
@@ -51,7 +61,11 @@ public final class Composer {
             List<Manifest> manifests = manifests(names, byName);
             known += names.size();
             unknownModule |= manifests.size() < distinct(names);
-            composed.add(composer.compose(node, manifests, seating));
+            NodeDeclaration.Composed one = composer.compose(node, manifests, seating);
+            composed.add(one);
+            if (one.declaration() != null) {
+                declared.accept(one.declaration());
+            }
         }
         // Only when an assignment names a node the mesh lacks (it was not counted above) or a module
         // the mesh lacks is each assignment looked at.

@@ -30,12 +30,12 @@ public final class Planner {
         Map<String, Manifest> modules = mesh.modulesByName();
         Map<String, List<String>> assigned = Composer.assigned(mesh);
         Seating seating = Seating.of(mesh.nodes(), modules, mesh.assignments());
-        Composition composition = Composer.compose(mesh, modules, seating, assigned);
-        List<NodeChanges> diffs = new ArrayList<>(composition.declarations().size());
+        List<NodeChanges> diffs = new ArrayList<>(mesh.nodes().size());
         NodeChanges.Reasons reasons = new NodeChanges.Reasons();
-        for (Declaration declaration : composition.declarations()) {
-            diffs.add(NodeChanges.of(acknowledged.get(declaration.node()), declaration, reasons));
-        }
+        // Each node's changes are found as soon as it is composed, while its declaration is still
+        // in the processor's caches.
+        Composition composition = Composer.compose(mesh, modules, seating, assigned,
+                declaration -> diffs.add(NodeChanges.of(acknowledged.get(declaration.node()), declaration, reasons)));
         return assemble(new Composed(modules, seating, composition, inputs(MeshDigest.of(mesh, assigned),
                 acknowledged)), diffs, built);
     }
