@@ -30,23 +30,16 @@ public final class Composer {
      */
     public static Composition compose(Mesh mesh) {
         Map<String, Manifest> modules = mesh.modulesByName();
-        return compose(mesh, modules, Seating.of(mesh.nodes(), modules, mesh.assignments()), assigned(mesh));
+        return compose(mesh, modules, Seating.of(mesh.nodes(), modules, mesh.assignments()), assigned(mesh),
+                declaration -> { });
     }
 
     /**
-     * Composes with what the caller already has for this mesh.
+     * Composes with what the caller already has for this mesh, giving each declaration to
+     * {@code declared} as soon as it is made, in node order.
      *
      * @param modules the manifests by module name, sorted ({@link Mesh#modulesByName})
      * @param assigned the modules assigned to each node name ({@link #assigned})
-     */
-    static Composition compose(Mesh mesh, Map<String, Manifest> modules, Seating seating,
-            Map<String, List<String>> assigned) {
-        return compose(mesh, modules, seating, assigned, declaration -> { });
-    }
-
-    /**
-     * Composes as {@link #compose(Mesh, Map, Seating, Map)}, giving each declaration to
-     * {@code declared} as soon as it is made, in node order.
      */
     static Composition compose(Mesh mesh, Map<String, Manifest> modules, Seating seating,
             Map<String, List<String>> assigned, Consumer<Declaration> declared) {
