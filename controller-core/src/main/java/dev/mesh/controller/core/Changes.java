@@ -76,7 +76,7 @@ final class Changes {
             version = ModuleVersion.parse(document, "manifest");
         } catch (ManifestException e) {
             throw new VerbException(VerbException.Code.INVALID, problems(e.problems()),
-                    "/manifest" + e.problems().getFirst().location().pointer());
+                    "/manifest" + e.problems().getFirst().location().pointer(), e);
         }
         boolean changed = inventory.push(version);
         if (changed) {

@@ -1,5 +1,6 @@
 package dev.mesh.controller.core;
 
+import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.manifest.MeshException;
 import java.util.Locale;
 import java.util.Objects;
@@ -8,6 +9,9 @@ import java.util.Objects;
  * A verb that failed for a reason its caller can act on: a stable {@link Code}, a message that says
  * what and how to fix it, and the JSON pointer of the bad argument when there is one. Transports
  * turn it into a tool result with {@code isError}.
+ *
+ * <p>{@link #from(MeshException)} is the one boundary between the project's exception hierarchy and
+ * the verbs' error codes: every transport and {@link Verbs} map failures through it.
  */
 public final class VerbException extends MeshException {
 
@@ -58,6 +62,36 @@ public final class VerbException extends MeshException {
         super(message);
         this.code = Objects.requireNonNull(code, "code");
         this.pointer = Objects.requireNonNull(pointer, "pointer");
+    }
+
+    /**
+     * @param code the kind of failure
+     * @param message what failed and how to fix it
+     * @param pointer the JSON pointer of the bad argument, or {@code ""}
+     * @param cause the failure this one reports, kept for the log (never shown to a caller)
+     */
+    public VerbException(Code code, String message, String pointer, Throwable cause) {
+        super(message, cause);
+        this.code = Objects.requireNonNull(code, "code");
+        this.pointer = Objects.requireNonNull(pointer, "pointer");
+    }
+
+    /**
+     * The verb error a failure of the project's hierarchy is to its caller: a {@code VerbException}
+     * is itself; a {@link ManifestException} (a document the caller sent) is {@code invalid}; every
+     * other category — the store, the broker, the bus, the handover, whatever cannot be reached or
+     * used now — is {@code unavailable}, with the failure's message (which says what could not be
+     * reached and how to fix it, and never holds a secret) and the failure as its cause.
+     *
+     * @param failure what went wrong
+     * @return the verb error to answer with
+     */
+    public static VerbException from(MeshException failure) {
+        return switch (failure) {
+            case VerbException verb -> verb;
+            case ManifestException manifest -> new VerbException(Code.INVALID, manifest.getMessage(), "", manifest);
+            default -> new VerbException(Code.UNAVAILABLE, failure.getMessage(), "", failure);
+        };
     }
 
     /** @return the kind of failure */

@@ -103,8 +103,12 @@ public final class Verbs {
      * @throws VerbException with a stable code and, for a bad argument, its pointer
      */
     public JsonNode call(String name, JsonNode arguments) {
-        JsonNode args = arguments(name, arguments);
-        return MUTATING.contains(name) ? lock.holding(() -> run(name, args)) : run(name, args);
+        try {
+            JsonNode args = arguments(name, arguments);
+            return MUTATING.contains(name) ? lock.holding(() -> run(name, args)) : run(name, args);
+        } catch (MeshException e) {
+            throw VerbException.from(e);
+        }
     }
 
     /**
@@ -124,23 +128,37 @@ public final class Verbs {
         if (requestId == null || !MUTATING.contains(name)) {
             return call(name, arguments);
         }
-        JsonNode args = arguments(name, arguments);
-        String digest = CanonicalJson.digest(MAPPER.treeToValue(args, Object.class));
-        return lock.holding(() -> {
-            Optional<RequestRecords.Recorded> earlier = records.find(requestId);
-            if (earlier.isPresent()) {
-                return replay(earlier.get(), principal, name, digest);
-            }
-            try {
-                JsonNode result = run(name, args);
-                records.record(new RequestRecords.Recorded(requestId, principal, name, digest, result, false));
-                return result;
-            } catch (VerbException e) {
+        try {
+            JsonNode args = arguments(name, arguments);
+            String digest = CanonicalJson.digest(MAPPER.treeToValue(args, Object.class));
+            return lock.holding(() -> once(requestId, principal, name, args, digest));
+        } catch (MeshException e) {
+            throw VerbException.from(e);
+        }
+    }
+
+    /**
+     * Runs a mutating verb unless its request ran before. A failure to do with the request itself
+     * is recorded, so a repeat gets it again; {@code unavailable} is not (the store, the lock or the
+     * broker failed, and a repeat once they are back must run), nor is any failure of another
+     * category, which the caller maps to {@code unavailable}.
+     */
+    private JsonNode once(String requestId, String principal, String name, JsonNode args, String digest) {
+        Optional<RequestRecords.Recorded> earlier = records.find(requestId);
+        if (earlier.isPresent()) {
+            return replay(earlier.get(), principal, name, digest);
+        }
+        try {
+            JsonNode result = run(name, args);
+            records.record(new RequestRecords.Recorded(requestId, principal, name, digest, result, false));
+            return result;
+        } catch (VerbException e) {
+            if (e.code() != VerbException.Code.UNAVAILABLE) {
                 records.record(new RequestRecords.Recorded(requestId, principal, name, digest, MAPPER.valueToTree(
                         Map.of("code", e.code().label(), "message", e.getMessage(), "pointer", e.pointer())), true));
-                throw e;
             }
-        });
+            throw e;
+        }
     }
 
     private static JsonNode replay(RequestRecords.Recorded earlier, String principal, String name, String digest) {
