@@ -2,8 +2,8 @@ package dev.mesh.controller.bench;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.mesh.controller.core.Identity;
-import dev.mesh.controller.core.MemoryEvents;
-import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.core.memory.MemoryEvents;
+import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.mcp.McpDispatcher;

@@ -1,12 +1,12 @@
 package dev.mesh.controller.bench;
 
-import dev.mesh.controller.core.Composer;
+import dev.mesh.controller.core.compose.Composer;
 import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Declaration;
-import dev.mesh.controller.core.IncrementalPlanner;
+import dev.mesh.controller.core.plan.IncrementalPlanner;
 import dev.mesh.controller.core.Mesh;
-import dev.mesh.controller.core.Planner;
-import dev.mesh.controller.core.Planning;
+import dev.mesh.controller.core.plan.Planner;
+import dev.mesh.controller.core.plan.Planning;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;

@@ -1,8 +1,8 @@
 package dev.mesh.controller.bench;
 
 import dev.mesh.controller.core.Assignment;
-import dev.mesh.controller.core.MemoryEvents;
-import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.core.memory.MemoryEvents;
+import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.store.PgInventory;
 import dev.mesh.controller.store.PgPlanLock;

@@ -4,6 +4,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.SerializationFeature;
@@ -40,22 +42,39 @@ public final class CanonicalJson {
      * @return {@code sha256:} and the lower-case hex digest of its canonical bytes
      */
     public static String digest(Object value) {
-        MessageDigest sha = MeshDigest.sha256();
+        MessageDigest sha = sha256();
         // Hashing the bytes as Jackson flushes them saves making a copy of the whole text.
         MAPPER.writeValue(new DigestOutputStream(OutputStream.nullOutputStream(), sha), value);
-        return MeshDigest.hex(sha.digest());
+        return hex(sha.digest());
     }
 
     /**
      * A generator writing JSON as {@link #bytes} does, for writers that put the keys in sorted
-     * order themselves ({@link DeclarationJson}, {@link MeshDigest}); closing it closes {@code out}.
+     * order themselves ({@code DeclarationJson}, {@code MeshDigest}); closing it closes {@code out}.
      */
-    static JsonGenerator generator(OutputStream out) {
+    public static JsonGenerator generator(OutputStream out) {
         return MAPPER.createGenerator(out);
     }
 
     /** @return the canonical text of {@code value} */
     public static String text(Object value) {
         return new String(bytes(value), StandardCharsets.UTF_8);
+    }
+
+    /** @return a new SHA-256 digest */
+    public static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform provides SHA-256", e);
+        }
+    }
+
+    /**
+     * @param digest a SHA-256 digest
+     * @return {@code sha256:} and the lower-case hex of {@code digest}, as revisions and digests are written
+     */
+    public static String hex(byte[] digest) {
+        return "sha256:" + HexFormat.of().formatHex(digest);
     }
 }

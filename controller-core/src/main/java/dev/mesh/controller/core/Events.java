@@ -4,7 +4,7 @@ import java.util.Map;
 
 /**
  * Where the controller tells the mesh what happened (DESIGN.md section 8: NATS
- * {@code mesh.events.<kind>}). A port; {@link MemoryEvents} keeps them in memory.
+ * {@code mesh.events.<kind>}). A port; {@code MemoryEvents} keeps them in memory.
  *
  * <p>Implementations are thread-safe and never block the caller for long.
  */

@@ -1,10 +1,11 @@
 package dev.mesh.controller.core;
 
+
 /**
  * Who may call which verb (DESIGN.md section 9, the {@code identity} database): principals — the
  * user ids the transports authenticate — and their verb grants. A port: the store implements it,
- * {@link MemoryIdentity} in memory. Every transport calls {@link #check} before it hands a call to
- * {@link Verbs}.
+ * {@code MemoryIdentity} in memory. Every transport calls {@link #check} before it hands a call to
+ * {@code Verbs}.
  *
  * <p>Implementations are thread-safe.
  */

@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * The controller's record of the mesh: nodes, pushed module versions, assignments, builds and
  * what each node acknowledged. A port: core defines it; the store implements it on PostgreSQL and
- * {@link MemoryInventory} in memory.
+ * {@code MemoryInventory} in memory.
  *
  * <p>Implementations are thread-safe. Methods that change the record return whether they did.
  */

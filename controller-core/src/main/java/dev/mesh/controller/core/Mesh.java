@@ -4,6 +4,8 @@ import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.MeshFile;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -55,5 +57,18 @@ public record Mesh(List<Node> nodes, List<Manifest> modules, List<Assignment> as
         Map<String, Manifest> byName = new TreeMap<>();
         modules.forEach(manifest -> byName.put(manifest.module(), manifest));
         return byName;
+    }
+
+    /**
+     * @return the names of the modules assigned to each node, by node name, each list sorted; a
+     *     new, modifiable map at each call
+     */
+    public Map<String, List<String>> assignedByNode() {
+        Map<String, List<String>> assigned = new HashMap<>();
+        for (Assignment assignment : assignments) {
+            assigned.computeIfAbsent(assignment.node(), n -> new ArrayList<>()).add(assignment.module());
+        }
+        assigned.values().forEach(modules -> modules.sort(null));
+        return assigned;
     }
 }

@@ -1,5 +1,6 @@
 package dev.mesh.controller.core;
 
+import dev.mesh.controller.manifest.Manifest;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,6 +23,10 @@ public record Plan(int format, Map<String, String> inputs, List<Change> changes,
 
     /** The current plan format. */
     public static final int FORMAT = 1;
+
+    /** The actions a change can begin with, in the order summaries count them. */
+    public static final List<String> ACTIONS = List.of("create", "update", "prepare", "start", "restart", "stop",
+            "remove");
 
     /** Checks and copies the parts. */
     public Plan {
@@ -86,5 +91,14 @@ public record Plan(int format, Map<String, String> inputs, List<Change> changes,
      * @param path its path
      */
     public record Orphan(String node, String module, String path) {
+    }
+
+    /**
+     * @param manifest the module version
+     * @param artifact one of its artifacts
+     * @return the build's id, {@code build:MODULE@VERSION/ARTIFACT}
+     */
+    public static String buildId(Manifest manifest, Declaration.Artifact artifact) {
+        return "build:" + manifest.module() + "@" + manifest.version() + "/" + artifact.name();
     }
 }

@@ -4,7 +4,7 @@ import java.util.function.Supplier;
 
 /**
  * The one lock all plan work holds, and its fencing epoch (DESIGN.md section 10). A port: the store
- * implements it with a PostgreSQL advisory lock; {@link LocalPlanLock} in memory.
+ * implements it with a PostgreSQL advisory lock; {@code LocalPlanLock} in memory.
  *
  * <p>Implementations are thread-safe.
  */

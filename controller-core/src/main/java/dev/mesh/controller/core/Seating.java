@@ -120,7 +120,7 @@ public final class Seating {
     }
 
     /** {@link #holder(String, Node)} by the asking node's name; null when there is none. */
-    SeatHolder holderAsSeenFrom(String seat, String from) {
+    public SeatHolder holderAsSeenFrom(String seat, String from) {
         List<Holding> held = holdings.get(seat);
         if (held == null || contested.contains(seat) || !contested.isEmpty() && contested.contains(seat + "@" + from)) {
             return null;
@@ -167,7 +167,7 @@ public final class Seating {
      * The seats whose holders may be seen differently in this seating than in {@code before}: those
      * whose claims (node, module, claim) differ. Every other seat has the same holder from every node.
      */
-    Set<String> seatsChangedFrom(Seating before) {
+    public Set<String> seatsChangedFrom(Seating before) {
         Set<String> changed = new HashSet<>();
         holdings.forEach((seat, held) -> {
             if (!held.equals(before.holdings.get(seat))) {

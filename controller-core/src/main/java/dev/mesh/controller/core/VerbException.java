@@ -11,7 +11,7 @@ import java.util.Objects;
  * turn it into a tool result with {@code isError}.
  *
  * <p>{@link #from(MeshException)} is the one boundary between the project's exception hierarchy and
- * the verbs' error codes: every transport and {@link Verbs} map failures through it.
+ * the verbs' error codes: every transport and {@code Verbs} map failures through it.
  */
 public final class VerbException extends MeshException {
 

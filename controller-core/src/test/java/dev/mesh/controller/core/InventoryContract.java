@@ -3,9 +3,11 @@ package dev.mesh.controller.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mesh.controller.core.compose.Composer;
+import dev.mesh.controller.core.memory.MemoryInventoryTest;
 import dev.mesh.controller.manifest.Layout;
-import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.Location;
+import dev.mesh.controller.manifest.Manifest;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;

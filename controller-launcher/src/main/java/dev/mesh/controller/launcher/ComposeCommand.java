@@ -1,10 +1,10 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.core.CanonicalJson;
-import dev.mesh.controller.core.Composer;
+import dev.mesh.controller.core.compose.Composer;
 import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Declaration;
-import dev.mesh.controller.core.Explanation;
+import dev.mesh.controller.core.compose.Explanation;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.manifest.Problem;

@@ -1,7 +1,7 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.core.Identity;
-import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.mcp.McpDispatcher;

@@ -4,7 +4,7 @@ import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.VerbException;
-import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.MeshFile;
 import java.io.IOException;
 import java.nio.file.Files;

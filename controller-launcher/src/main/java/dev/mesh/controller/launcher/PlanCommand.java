@@ -2,13 +2,13 @@ package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.core.CanonicalJson;
 import dev.mesh.controller.core.Declaration;
-import dev.mesh.controller.core.DeclarationReader;
+import dev.mesh.controller.core.plan.DeclarationReader;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Plan;
-import dev.mesh.controller.core.PlanText;
-import dev.mesh.controller.core.Planner;
-import dev.mesh.controller.core.Planning;
+import dev.mesh.controller.core.plan.PlanText;
+import dev.mesh.controller.core.plan.Planner;
+import dev.mesh.controller.core.plan.Planning;
 import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.manifest.Problem;

@@ -1,13 +1,13 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.core.Identity;
-import dev.mesh.controller.core.LocalPlanLock;
-import dev.mesh.controller.core.MemoryEvents;
-import dev.mesh.controller.core.MemoryInventory;
-import dev.mesh.controller.core.MemoryRequestRecords;
+import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.memory.MemoryEvents;
+import dev.mesh.controller.core.memory.MemoryInventory;
+import dev.mesh.controller.core.memory.MemoryRequestRecords;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.RequestRecords;
-import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.mcp.McpDispatcher;

@@ -3,7 +3,7 @@ package dev.mesh.controller.mcp;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
-import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.mcp.internal.Handshake;
 import dev.mesh.controller.mcp.internal.JsonRpc;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Identity;
-import dev.mesh.controller.core.MemoryIdentity;
+import dev.mesh.controller.core.memory.MemoryIdentity;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
 import java.io.ByteArrayInputStream;

@@ -16,7 +16,7 @@ import static org.jooq.impl.DSL.val;
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.CanonicalJson;
 import dev.mesh.controller.core.Declaration;
-import dev.mesh.controller.core.DeclarationReader;
+import dev.mesh.controller.core.plan.DeclarationReader;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;

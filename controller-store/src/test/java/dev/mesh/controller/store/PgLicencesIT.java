@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Licences.Licence;
-import dev.mesh.controller.core.LocalPlanLock;
-import dev.mesh.controller.core.MemoryEvents;
+import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.VerbException;
-import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import java.time.Clock;
 import java.time.Instant;

@@ -3,12 +3,12 @@ package dev.mesh.controller.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.Assignment;
-import dev.mesh.controller.core.LocalPlanLock;
-import dev.mesh.controller.core.MemoryEvents;
+import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.RequestRecords.Recorded;
-import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

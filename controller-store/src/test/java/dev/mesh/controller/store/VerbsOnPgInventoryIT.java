@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Inventory;
-import dev.mesh.controller.core.LocalPlanLock;
-import dev.mesh.controller.core.MemoryEvents;
-import dev.mesh.controller.core.MemoryInventory;
+import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.memory.MemoryEvents;
+import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.Mesh;
-import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.core.verbs.Verbs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,0 +1,140 @@
+package dev.mesh.controller.core.memory;
+
+import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Inventory;
+import dev.mesh.controller.core.ModuleVersion;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.manifest.Manifest;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * An {@link Inventory} in memory, for offline use and tests. Thread-safe: every method holds the
+ * instance's monitor.
+ */
+public final class MemoryInventory implements Inventory {
+
+    private static final Pattern BUILD_ID = Pattern.compile("build:[^@/]+@[^@/]+/[^@/]+");
+
+    private final Map<String, Node> nodes = new TreeMap<>();
+    /** "MODULE@VERSION" → the version as first pushed. */
+    private final Map<String, ModuleVersion> versions = new TreeMap<>();
+    /** Module name → the version pushed last. */
+    private final Map<String, String> latest = new TreeMap<>();
+    private final Set<Assignment> assignments = new TreeSet<>(
+            Comparator.comparing(Assignment::node).thenComparing(Assignment::module));
+    private final Map<String, Declaration> acknowledged = new TreeMap<>();
+    private final Set<String> built = new TreeSet<>();
+    private final Set<String> requested = new TreeSet<>();
+
+    @Override
+    public synchronized List<Node> nodes() {
+        return List.copyOf(nodes.values());
+    }
+
+    @Override
+    public synchronized Optional<Node> node(String name) {
+        return Optional.ofNullable(nodes.get(name));
+    }
+
+    @Override
+    public synchronized void report(Node node) {
+        nodes.put(node.name(), node);
+    }
+
+    @Override
+    public synchronized List<Manifest> modules() {
+        return latest.entrySet().stream().map(e -> versions.get(e.getKey() + "@" + e.getValue()).manifest()).toList();
+    }
+
+    @Override
+    public synchronized Optional<Manifest> module(String name) {
+        String version = latest.get(name);
+        return version == null ? Optional.empty() : Optional.of(versions.get(name + "@" + version).manifest());
+    }
+
+    @Override
+    public synchronized boolean push(ModuleVersion version) {
+        ModuleVersion before = versions.putIfAbsent(version.module() + "@" + version.version(), version);
+        if (before != null && !before.digest().equals(version.digest())) {
+            throw new VerbException(VerbException.Code.CONFLICT, "version " + version.version() + " of module "
+                    + version.module() + " was pushed before with other content; give the new content a new version",
+                    "/manifest/version");
+        }
+        latest.put(version.module(), version.version());
+        return before == null;
+    }
+
+    @Override
+    public synchronized List<Assignment> assignments() {
+        return List.copyOf(assignments);
+    }
+
+    @Override
+    public synchronized List<Assignment> assignments(Set<String> modules) {
+        return assignments.stream().filter(a -> modules.contains(a.module())).toList();
+    }
+
+    @Override
+    public synchronized boolean assign(Assignment assignment) {
+        return assignments.add(assignment);
+    }
+
+    @Override
+    public synchronized boolean unassign(Assignment assignment) {
+        return assignments.remove(assignment);
+    }
+
+    @Override
+    public synchronized Map<String, Declaration> acknowledged() {
+        return Map.copyOf(acknowledged);
+    }
+
+    @Override
+    public synchronized void acknowledge(Declaration declaration) {
+        acknowledged.put(declaration.node(), declaration);
+    }
+
+    @Override
+    public synchronized Set<String> built() {
+        return Set.copyOf(built);
+    }
+
+    @Override
+    public synchronized void finish(String buildId, boolean succeeded, String detail) {
+        checkBuildId(buildId);
+        Objects.requireNonNull(detail, "detail");
+        requested.remove(buildId);
+        if (succeeded) {
+            built.add(buildId);
+        }
+    }
+
+    @Override
+    public synchronized Set<String> requested() {
+        return Set.copyOf(new HashSet<>(requested));
+    }
+
+    @Override
+    public synchronized boolean request(String buildId) {
+        checkBuildId(buildId);
+        return !built.contains(buildId) && requested.add(buildId);
+    }
+
+    private static void checkBuildId(String buildId) {
+        if (!BUILD_ID.matcher(buildId).matches()) {
+            throw new IllegalArgumentException("build id \"" + buildId
+                    + "\" is not of the form build:MODULE@VERSION/ARTIFACT");
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.mesh.controller.core.verbs;
+
+import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Inventory;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.Seating;
+import dev.mesh.controller.core.plan.PlanText;
+import dev.mesh.controller.manifest.Claim;
+import dev.mesh.controller.manifest.Manifest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The read verbs: answers built from a {@link State}, never holding the plan lock. */
+final class Reads {
+
+    private Reads() {
+    }
+
+    /**
+     * Written as a tree directly, not as maps for Jackson to convert: with 10,000 nodes the answer
+     * is a megabyte, and the maps and their conversion were a third of what the verb allocated.
+     */
+    static ObjectNode nodes(State state) {
+        ObjectNode answer = JsonNodeFactory.instance.objectNode();
+        ArrayNode nodes = answer.putArray("nodes");
+        Seating seating = state.seating();
+        for (Node node : state.nodes()) {
+            ObjectNode entry = nodes.addObject()
+                    .put("name", node.name())
+                    .put("address", node.address())
+                    .put("system", node.system());
+            ArrayNode seats = entry.putArray("seats");
+            seating.heldBy(node).forEach(seats::add);
+        }
+        return answer;
+    }
+
+    static Map<String, Object> node(State state, String name) {
+        Node node = state.nodes().stream().filter(n -> n.name().equals(name)).findFirst()
+                .orElseThrow(() -> new VerbException(VerbException.Code.NOT_FOUND, "there is no node \"" + name
+                        + "\"; nodes report themselves when their host starts", "/name"));
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("node", node);
+        answer.put("modules", state.mesh().assignments().stream().filter(a -> a.node().equals(name))
+                .map(Assignment::module).sorted().toList());
+        answer.put("seats", state.seating().heldBy(node));
+        Declaration acknowledged = state.acknowledged().get(name);
+        answer.put("acknowledged", acknowledged == null ? "" : acknowledged.revision());
+        state.planning().composition().declarations().stream().filter(d -> d.node().equals(name)).findFirst()
+                .ifPresent(declaration -> answer.put("declaration", declaration));
+        answer.put("problems", state.planning().composition().blocked().getOrDefault(name, List.of()));
+        return answer;
+    }
+
+    static Map<String, Object> modules(List<Manifest> manifests) {
+        List<Map<String, Object>> modules = new ArrayList<>();
+        for (Manifest manifest : manifests) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("module", manifest.module());
+            entry.put("version", manifest.version());
+            entry.put("slug", manifest.slug());
+            entry.put("claims", manifest.claims().stream().map(c -> Map.of("name", c.name(),
+                    "scope", c.scope().name().toLowerCase(java.util.Locale.ROOT))).toList());
+            entry.put("requires", List.copyOf(manifest.requirements()));
+            entry.put("tools", manifest.tools());
+            modules.add(entry);
+        }
+        return Map.of("modules", modules);
+    }
+
+    static Map<String, Object> seats(State state) {
+        Map<String, List<Map<String, String>>> seats = new TreeMap<>();
+        Map<String, Manifest> modules = state.mesh().modulesByName();
+        for (Assignment assignment : state.mesh().assignments()) {
+            Manifest manifest = modules.get(assignment.module());
+            if (manifest != null) {
+                for (Claim claim : manifest.claims()) {
+                    seats.computeIfAbsent(claim.name(), s -> new ArrayList<>()).add(Map.of("node", assignment.node(),
+                            "module", assignment.module(), "scope",
+                            claim.scope().name().toLowerCase(java.util.Locale.ROOT)));
+                }
+            }
+        }
+        List<Map<String, Object>> list = new ArrayList<>();
+        seats.forEach((seat, holders) -> list.add(Map.of("seat", seat, "holders", holders)));
+        return Map.of("seats", list, "conflicts", state.seating().conflicts());
+    }
+
+    static Map<String, Object> builds(Inventory inventory, State state) {
+        return Map.of("built", inventory.built().stream().sorted().toList(),
+                "requested", inventory.requested().stream().sorted().toList(),
+                "needed", state.plan().builds());
+    }
+
+    static Map<String, Object> plan(State state) {
+        return Map.of("plan", state.plan(), "problems", state.planning().composition().problems(),
+                "text", PlanText.of(state.plan()));
+    }
+
+    /** Both names exist, or the verb fails naming the one that does not. */
+    static void require(State state, String module, String node) {
+        if (state.modules().stream().noneMatch(m -> m.module().equals(module))) {
+            throw new VerbException(VerbException.Code.NOT_FOUND, "there is no module \"" + module
+                    + "\"; push its manifest first", "/module");
+        }
+        if (state.nodes().stream().noneMatch(n -> n.name().equals(node))) {
+            throw new VerbException(VerbException.Code.NOT_FOUND, "there is no node \"" + node
+                    + "\"; nodes report themselves when their host starts", "/node");
+        }
+    }
+}

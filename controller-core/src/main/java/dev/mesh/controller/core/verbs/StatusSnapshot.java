@@ -1,0 +1,55 @@
+package dev.mesh.controller.core.verbs;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What {@code status} answers, as of the last time the controller read the whole inventory: the
+ * counts, the current plan's summary, and whether the store answered. {@code status} itself reads
+ * nothing, so it stays as cheap as the transport under it; {@link Verbs#refresh()} renews it.
+ *
+ * @param nodes how many nodes
+ * @param modules how many modules
+ * @param assignments how many assignments
+ * @param plan the current plan's counts of changes by action
+ * @param store {@code ok}, or {@code unavailable: } and why the last read failed
+ * @param asOf when the inventory was read (for {@code ok}) or failed to be
+ */
+record StatusSnapshot(int nodes, int modules, int assignments, Map<String, Integer> plan, String store,
+        Instant asOf) {
+
+    /** Nothing read yet. */
+    static final StatusSnapshot NONE = new StatusSnapshot(0, 0, 0, Map.of(), "unavailable: not read yet",
+            Instant.EPOCH);
+
+    StatusSnapshot {
+        plan = Map.copyOf(plan);
+    }
+
+    /** @return the snapshot of a state whose plan is computed */
+    static StatusSnapshot of(State state, Instant at) {
+        return new StatusSnapshot(state.nodes().size(), state.modules().size(), state.mesh().assignments().size(),
+                state.plan().summary(), "ok", at);
+    }
+
+    /** @return these counts, with the store unavailable for {@code why} since {@code at} */
+    StatusSnapshot unavailable(String why, Instant at) {
+        return new StatusSnapshot(nodes, modules, assignments, plan, "unavailable: " + why, at);
+    }
+
+    /** @return the {@code status} answer */
+    Map<String, Object> answer(long epoch) {
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("role", "active");
+        status.put("epoch", epoch);
+        status.put("store", store);
+        status.put("nodes", nodes);
+        status.put("modules", modules);
+        status.put("assignments", assignments);
+        status.put("plan", new TreeMap<>(plan));
+        status.put("asOf", asOf.toString());
+        return status;
+    }
+}

@@ -1,0 +1,312 @@
+package dev.mesh.controller.core.verbs;
+
+import dev.mesh.controller.core.CanonicalJson;
+import dev.mesh.controller.core.Events;
+import dev.mesh.controller.core.Identity;
+import dev.mesh.controller.core.Inventory;
+import dev.mesh.controller.core.Licences;
+import dev.mesh.controller.core.PlanLock;
+import dev.mesh.controller.core.RequestRecords;
+import dev.mesh.controller.core.Tool;
+import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.plan.IncrementalPlanner;
+import dev.mesh.controller.core.Plan;
+import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.manifest.MeshException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The twelve verbs of DESIGN.md section 7, as tools with JSON Schemas, handled against core's
+ * ports. One instance serves every transport. Read verbs never take the plan lock; mutating verbs
+ * hold it.
+ *
+ * <p>Thread-safe as long as the ports are.
+ */
+public final class Verbs {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+    private static final List<Tool> TOOLS = load();
+    /** The verbs that change the inventory: they hold the plan lock and are made idempotent by request id. */
+    private static final Set<String> MUTATING = Set.of("assign", "unassign", "push", "build");
+
+    private final Inventory inventory;
+    private final Licences licences;
+    private final PlanLock lock;
+    private final Events events;
+    private final Layout layout;
+    private final Clock clock;
+    private final RequestRecords records;
+    private final Changes changes;
+    /** Plans for {@code plan} and {@code status}: a verb after a small change recomposes only what it touched. */
+    private final IncrementalPlanner planner = new IncrementalPlanner();
+    /** What {@code status} answers; renewed by {@link #refresh()} and by every verb that plans. */
+    private volatile StatusSnapshot status = StatusSnapshot.NONE;
+
+    private Verbs(Inventory inventory, Licences licences, PlanLock lock, Events events, Layout layout, Clock clock,
+            RequestRecords records) {
+        this.inventory = Objects.requireNonNull(inventory, "inventory");
+        this.licences = Objects.requireNonNull(licences, "licences");
+        this.lock = Objects.requireNonNull(lock, "lock");
+        this.events = Objects.requireNonNull(events, "events");
+        this.layout = Objects.requireNonNull(layout, "layout");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.records = Objects.requireNonNull(records, "records");
+        this.changes = new Changes(inventory, licences, events, clock);
+    }
+
+    /**
+     * @param inventory the record of the mesh
+     * @param lock the plan lock
+     * @param events where changes are told
+     * @param layout the directory roots of the mesh
+     * @return the verbs over those ports
+     */
+    public static Verbs of(Inventory inventory, PlanLock lock, Events events, Layout layout) {
+        return of(inventory, Licences.NONE, lock, events, layout, Clock.systemUTC());
+    }
+
+    /**
+     * @param inventory the record of the mesh
+     * @param licences the modules' licences, which {@code assign} enforces
+     * @param lock the plan lock
+     * @param events where changes are told
+     * @param layout the directory roots of the mesh
+     * @param clock what a licence's expiry is compared with
+     * @return the verbs over those ports
+     */
+    public static Verbs of(Inventory inventory, Licences licences, PlanLock lock, Events events, Layout layout,
+            Clock clock) {
+        return new Verbs(inventory, licences, lock, events, layout, clock, RequestRecords.NONE);
+    }
+
+    /**
+     * @param requestRecords where mutating requests' outcomes are kept by request id
+     * @return these verbs, answering a repeated mutating request from its record
+     */
+    public Verbs withRequestRecords(RequestRecords requestRecords) {
+        return new Verbs(inventory, licences, lock, events, layout, clock, requestRecords);
+    }
+
+    /** @return every verb as a tool, in a stable order */
+    public List<Tool> tools() {
+        return TOOLS;
+    }
+
+    /**
+     * Calls a verb, with no request id: a mutating verb runs each time it is called.
+     *
+     * @param name the verb
+     * @param arguments its arguments, an object (a missing argument object is an empty one)
+     * @return the structured result
+     * @throws VerbException with a stable code and, for a bad argument, its pointer
+     */
+    public JsonNode call(String name, JsonNode arguments) {
+        try {
+            JsonNode args = arguments(name, arguments);
+            return MUTATING.contains(name) ? lock.holding(() -> run(name, args)) : run(name, args);
+        } catch (MeshException e) {
+            throw VerbException.from(e);
+        }
+    }
+
+    /**
+     * Calls a verb on behalf of a principal. A mutating verb with a request id runs at most once:
+     * calling it again with the same id, principal, verb and arguments returns the recorded result
+     * (or throws the recorded error) and changes nothing; the same id with anything else is a
+     * {@code conflict}. Read verbs are answered afresh every time.
+     *
+     * @param requestId the request's id, or {@code null} for none
+     * @param principal who calls (checked by the transport against {@link Identity})
+     * @param name the verb
+     * @param arguments its arguments, an object
+     * @return the structured result
+     * @throws VerbException with a stable code and, for a bad argument, its pointer
+     */
+    public JsonNode call(String requestId, String principal, String name, JsonNode arguments) {
+        if (requestId == null || !MUTATING.contains(name)) {
+            return call(name, arguments);
+        }
+        try {
+            JsonNode args = arguments(name, arguments);
+            String digest = CanonicalJson.digest(MAPPER.treeToValue(args, Object.class));
+            return lock.holding(() -> once(requestId, principal, name, args, digest));
+        } catch (MeshException e) {
+            throw VerbException.from(e);
+        }
+    }
+
+    /**
+     * Runs a mutating verb unless its request ran before. A failure to do with the request itself
+     * is recorded, so a repeat gets it again; {@code unavailable} is not (the store, the lock or the
+     * broker failed, and a repeat once they are back must run), nor is any failure of another
+     * category, which the caller maps to {@code unavailable}.
+     */
+    private JsonNode once(String requestId, String principal, String name, JsonNode args, String digest) {
+        Optional<RequestRecords.Recorded> earlier = records.find(requestId);
+        if (earlier.isPresent()) {
+            return replay(earlier.get(), principal, name, digest);
+        }
+        try {
+            JsonNode result = run(name, args);
+            records.record(new RequestRecords.Recorded(requestId, principal, name, digest, result, false));
+            return result;
+        } catch (VerbException e) {
+            if (e.code() != VerbException.Code.UNAVAILABLE) {
+                records.record(new RequestRecords.Recorded(requestId, principal, name, digest, MAPPER.valueToTree(
+                        Map.of("code", e.code().label(), "message", e.getMessage(), "pointer", e.pointer())), true));
+            }
+            throw e;
+        }
+    }
+
+    private static JsonNode replay(RequestRecords.Recorded earlier, String principal, String name, String digest) {
+        if (!earlier.principal().equals(principal) || !earlier.verb().equals(name)
+                || !earlier.argumentsDigest().equals(digest)) {
+            throw new VerbException(VerbException.Code.CONFLICT, "request id " + earlier.requestId() + " was used "
+                    + "before for another call (" + earlier.verb() + " by " + earlier.principal() + "); give every "
+                    + "request its own id", "");
+        }
+        if (earlier.error()) {
+            JsonNode error = earlier.result();
+            throw new VerbException(VerbException.Code.of(error.path("code").asString()),
+                    error.path("message").asString(), error.path("pointer").asString());
+        }
+        return earlier.result();
+    }
+
+    private static JsonNode arguments(String name, JsonNode arguments) {
+        JsonNode args = arguments == null || arguments.isNull() ? MAPPER.createObjectNode() : arguments;
+        if (!args.isObject()) {
+            throw new VerbException(VerbException.Code.INVALID, "the arguments of " + name + " must be an object", "");
+        }
+        return args;
+    }
+
+    /** Runs a verb; the caller holds the plan lock for a mutating one. */
+    private JsonNode run(String name, JsonNode args) {
+        Object result = switch (name) {
+            case "tools" -> Map.of("tools", TOOLS);
+            case "status" -> status();
+            case "nodes" -> Reads.nodes(state());
+            case "node" -> Reads.node(state(), Arguments.text(args, "name"));
+            case "modules" -> Reads.modules(inventory.modules());
+            case "seats" -> Reads.seats(state());
+            case "builds" -> Reads.builds(inventory, state());
+            case "plan" -> Reads.plan(planned());
+            case "assign" -> assign(Arguments.text(args, "module"), Arguments.text(args, "node"));
+            case "unassign" -> unassign(Arguments.text(args, "module"), Arguments.text(args, "node"));
+            case "push" -> refreshing(changes.push(Arguments.document(args, "manifest")));
+            case "build" -> changes.build(Arguments.text(args, "module"), Arguments.optionalText(args, "artifact"));
+            default -> throw new VerbException(VerbException.Code.NOT_FOUND, "there is no verb \"" + name
+                    + "\"; the verbs are " + String.join(", ", TOOLS.stream().map(Tool::name).toList()), "");
+        };
+        return result instanceof JsonNode tree ? tree : MAPPER.valueToTree(result);
+    }
+
+    private State state() {
+        return State.of(inventory, layout, planner);
+    }
+
+    /**
+     * Reads the whole inventory and plans it, so that {@code status} tells the counts and the plan
+     * as of now, or that the store did not answer. The controller calls it every few seconds, for
+     * what changes without a verb (nodes reporting, declarations acknowledged); every verb that
+     * plans renews it too. Never throws for a store that fails: {@code status} says so.
+     *
+     * @return the answer {@code status} gives from now on
+     */
+    public JsonNode refresh() {
+        renew();
+        return MAPPER.valueToTree(status.answer(lock.epoch()));
+    }
+
+    /** Renews {@code status}'s snapshot; a store that fails is what the snapshot then says. */
+    private void renew() {
+        try {
+            planned();
+        } catch (MeshException e) {
+            status = status.unavailable(e.getMessage(), clock.instant());
+        }
+    }
+
+    /** @return a state whose plan is computed, remembered for {@code status} */
+    private State planned() {
+        State state = state();
+        state.plan();
+        status = StatusSnapshot.of(state, clock.instant());
+        return state;
+    }
+
+    private Map<String, Object> status() {
+        if (status == StatusSnapshot.NONE) {
+            renew();
+        }
+        return status.answer(lock.epoch());
+    }
+
+    private <T> T refreshing(T result) {
+        renew();
+        return result;
+    }
+
+    private Map<String, Object> assign(String module, String node) {
+        boolean changed = changes.assign(state(), module, node);
+        return changed(changed, "assign", Map.of("module", module, "node", node));
+    }
+
+    private Map<String, Object> unassign(String module, String node) {
+        boolean changed = changes.unassign(module, node);
+        return changed(changed, "unassign", Map.of("module", module, "node", node));
+    }
+
+    /** Plans after a change, telling the plan's summary as an event when something changed. */
+    private Map<String, Object> changed(boolean changed, String verb, Map<String, Object> what) {
+        Plan plan = planned().plan();
+        if (changed) {
+            Map<String, Object> payload = new LinkedHashMap<>(what);
+            payload.put("verb", verb);
+            payload.put("summary", plan.summary());
+            events.publish("plan", payload);
+        }
+        return Map.of("changed", changed, "summary", plan.summary());
+    }
+
+    /**
+     * A verb's output schema as published: its result or, for a failure (a tool result with
+     * {@code isError}), the error {@code {code, message, pointer}}, so that a client that checks
+     * structured content against the schema accepts both.
+     */
+    private static JsonNode resultOrError(JsonNode result, JsonNode error) {
+        ObjectNode schema = MAPPER.createObjectNode().put("type", "object");
+        schema.putArray("anyOf").add(result).add(error);
+        return schema;
+    }
+
+    private static List<Tool> load() {
+        try (InputStream in = Verbs.class.getResourceAsStream("verbs.json")) {
+            List<Tool> tools = new ArrayList<>();
+            JsonNode error = MAPPER.readTree(Objects.requireNonNull(Verbs.class.getResourceAsStream("verb-error.json"),
+                    "verb-error.json is packaged with core"));
+            for (JsonNode tool : MAPPER.readTree(Objects.requireNonNull(in, "verbs.json is packaged with core"))) {
+                tools.add(new Tool(tool.path("name").asString(), tool.path("description").asString(),
+                        tool.path("inputSchema"), resultOrError(tool.path("outputSchema"), error)));
+            }
+            return List.copyOf(tools);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the verbs packaged with controller-core", e);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.mesh.controller.core.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.CanonicalJson;
+import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Mesh;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Plan;
+import dev.mesh.controller.core.compose.Composer;
+import dev.mesh.controller.core.compose.ComposerTest;
+import dev.mesh.controller.core.Composition;
+import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.manifest.Manifest;
+import dev.mesh.controller.manifest.Problem;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * Random meshes of the example modules: random nodes (some of another system), random
+ * assignments (some to unknown nodes), some modules left out so seats go unheld.
+ */
+class PlanningProperties {
+
+    private static final List<Manifest> MODULES = examples();
+
+    private static List<Manifest> examples() {
+        try {
+            return ComposerTest.examples();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Provide
+    Arbitrary<Mesh> meshes() {
+        Arbitrary<List<Node>> nodes = MeshArbitraries.nodes();
+        Arbitrary<List<Manifest>> modules = MeshArbitraries.modules(MODULES);
+        Arbitrary<List<Assignment>> assignments = Combinators.combine(
+                Arbitraries.of(MODULES.stream().map(Manifest::module).toList()),
+                Arbitraries.integers().between(0, 6).map(i -> "node-" + i))
+                .as(Assignment::new).list().ofMaxSize(12).map(list -> list.stream().distinct().toList());
+        return Combinators.combine(nodes, modules, assignments)
+                .as((n, m, a) -> new Mesh(n, m, a, Layout.DEFAULT));
+    }
+
+    @Property(tries = 200)
+    void compose_everyNodeGetsADeclarationOrLocatedProblems(@ForAll("meshes") Mesh mesh) {
+        Composition composition = Composer.compose(mesh);
+
+        Set<String> declared = composition.declarations().stream().map(Declaration::node).collect(Collectors.toSet());
+        for (Node node : mesh.nodes()) {
+            boolean blocked = composition.blocked().containsKey(node.name());
+            assertThat(declared.contains(node.name()) != blocked)
+                    .as("node %s has a declaration or the problems that stopped it, not both", node.name()).isTrue();
+            if (blocked) {
+                assertThat(composition.blocked().get(node.name())).isNotEmpty();
+                assertThat(composition.problems()).containsAll(composition.blocked().get(node.name()));
+            }
+        }
+        for (Problem problem : composition.problems()) {
+            assertThat(problem.code()).isNotBlank();
+            assertThat(problem.location().file()).isNotBlank();
+            assertThat(problem.location().pointer()).isNotNull();
+        }
+        for (Declaration declaration : composition.declarations()) {
+            assertThat(declaration.revision()).isEqualTo(CanonicalJson.digest(declaration.withRevision("")));
+        }
+    }
+
+    @Property(tries = 200)
+    void plan_noChangePrecedesWhatItRequiresOnItsNode(@ForAll("meshes") Mesh mesh) {
+        Plan plan = Planner.plan(mesh, Map.of(), Set.of()).plan();
+
+        Map<String, Integer> position = new HashMap<>();
+        for (int i = 0; i < plan.changes().size(); i++) {
+            position.put(plan.changes().get(i).id(), i);
+        }
+        Set<String> builds = plan.builds().stream().map(Plan.Build::id).collect(Collectors.toSet());
+        for (Plan.Change change : plan.changes()) {
+            for (String required : change.requires()) {
+                String id = required.replace("#healthy", "");
+                if (id.startsWith("build:")) {
+                    assertThat(builds).contains(id);
+                } else {
+                    assertThat(position).containsKey(id);
+                    if (id.startsWith(change.node() + "/")) {
+                        assertThat(position.get(id)).isLessThan(position.get(change.id()));
+                    }
+                }
+            }
+        }
+    }
+
+    @Property(tries = 200)
+    void plan_againstItsOwnOutput_hasNoChanges(@ForAll("meshes") Mesh mesh) {
+        Planning first = Planner.plan(mesh, Map.of(), Set.of());
+        Map<String, Declaration> applied = first.composition().declarations().stream()
+                .collect(Collectors.toMap(Declaration::node, Function.identity()));
+
+        Planning second = Planner.plan(mesh, applied, Set.of());
+
+        assertThat(second.plan().changes()).isEmpty();
+        assertThat(second.plan().builds()).isEmpty();
+        assertThat(CanonicalJson.text(Planner.plan(mesh, applied, Set.of()).plan()))
+                .isEqualTo(CanonicalJson.text(second.plan()));
+    }
+}

@@ -1,0 +1,192 @@
+package dev.mesh.controller.core.verbs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Inventory;
+import dev.mesh.controller.core.Licences;
+import dev.mesh.controller.core.ModuleVersion;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.memory.MemoryEvents;
+import dev.mesh.controller.core.memory.MemoryInventory;
+import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.manifest.Manifest;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code status} answers from what the controller last read, and says when the store did not answer. */
+class StatusTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Instant NOW = Instant.parse("2026-11-29T21:00:00Z");
+
+    private final MemoryInventory memory = new MemoryInventory();
+    private final Unreliable inventory = new Unreliable(memory);
+    private final Verbs verbs = Verbs.of(inventory, Licences.NONE, new LocalPlanLock(), new MemoryEvents(),
+            Layout.DEFAULT, Clock.fixed(NOW, ZoneOffset.UTC));
+
+    private JsonNode call(String verb, String arguments) {
+        return verbs.call(verb, JSON.readTree(arguments));
+    }
+
+    @Test
+    void status_afterAChangeThroughTheVerbs_isCurrent_andReadsNothing() {
+        memory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+        call("push", "{\"manifest\": {\"module\": \"web\", \"version\": \"1\", \"tools\": [\"web\"]}}");
+        call("assign", "{\"module\": \"web\", \"node\": \"alpha\"}");
+        inventory.reads = 0;
+
+        JsonNode status = call("status", "{}");
+
+        assertThat(inventory.reads).isZero();
+        assertThat(status.path("nodes").asInt()).isEqualTo(1);
+        assertThat(status.path("modules").asInt()).isEqualTo(1);
+        assertThat(status.path("assignments").asInt()).isEqualTo(1);
+        assertThat(status.path("store").asString()).isEqualTo("ok");
+        assertThat(status.path("asOf").asString()).isEqualTo("2026-11-29T21:00:00Z");
+        assertThat(status.path("plan").isObject()).isTrue();
+    }
+
+    @Test
+    void status_changesOutsideTheVerbs_showAfterRefresh() {
+        call("status", "{}");
+        memory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+
+        assertThat(call("status", "{}").path("nodes").asInt()).as("not read again").isZero();
+        verbs.refresh();
+        assertThat(call("status", "{}").path("nodes").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void refresh_storeDown_statusSaysSo_andKeepsTheLastCounts() {
+        memory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+        verbs.refresh();
+        inventory.down = true;
+
+        JsonNode refreshed = verbs.refresh();
+
+        assertThat(refreshed.path("store").asString()).isEqualTo("unavailable: the inventory does not answer");
+        assertThat(call("status", "{}").path("store").asString()).isEqualTo(refreshed.path("store").asString());
+        assertThat(call("status", "{}").path("nodes").asInt()).isEqualTo(1);
+        inventory.down = false;
+        assertThat(verbs.refresh().path("store").asString()).isEqualTo("ok");
+    }
+
+    @Test
+    void status_firstCall_readsTheInventory() {
+        memory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+
+        assertThat(call("status", "{}").path("nodes").asInt()).isEqualTo(1);
+    }
+
+    /** An inventory that counts its reads and can stop answering. */
+    private static final class Unreliable implements Inventory {
+
+        private final Inventory delegate;
+        volatile boolean down;
+        volatile int reads;
+
+        Unreliable(Inventory delegate) {
+            this.delegate = delegate;
+        }
+
+        private <T> T read(T value) {
+            if (down) {
+                throw new VerbException(VerbException.Code.UNAVAILABLE, "the inventory does not answer", "");
+            }
+            reads++;
+            return value;
+        }
+
+        @Override
+        public List<Node> nodes() {
+            return read(delegate.nodes());
+        }
+
+        @Override
+        public Optional<Node> node(String name) {
+            return read(delegate.node(name));
+        }
+
+        @Override
+        public void report(Node node) {
+            delegate.report(node);
+        }
+
+        @Override
+        public List<Manifest> modules() {
+            return read(delegate.modules());
+        }
+
+        @Override
+        public Optional<Manifest> module(String name) {
+            return read(delegate.module(name));
+        }
+
+        @Override
+        public boolean push(ModuleVersion version) {
+            return delegate.push(version);
+        }
+
+        @Override
+        public List<Assignment> assignments() {
+            return read(delegate.assignments());
+        }
+
+        @Override
+        public List<Assignment> assignments(Set<String> modules) {
+            return read(delegate.assignments(modules));
+        }
+
+        @Override
+        public boolean assign(Assignment assignment) {
+            return delegate.assign(assignment);
+        }
+
+        @Override
+        public boolean unassign(Assignment assignment) {
+            return delegate.unassign(assignment);
+        }
+
+        @Override
+        public Map<String, Declaration> acknowledged() {
+            return read(delegate.acknowledged());
+        }
+
+        @Override
+        public void acknowledge(Declaration declaration) {
+            delegate.acknowledge(declaration);
+        }
+
+        @Override
+        public Set<String> built() {
+            return read(delegate.built());
+        }
+
+        @Override
+        public Set<String> requested() {
+            return read(delegate.requested());
+        }
+
+        @Override
+        public boolean request(String buildId) {
+            return delegate.request(buildId);
+        }
+
+        @Override
+        public void finish(String buildId, boolean succeeded, String detail) {
+            delegate.finish(buildId, succeeded, detail);
+        }
+    }
+}
