@@ -2,6 +2,9 @@ package dev.mesh.controller.bench;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.mesh.controller.core.Identity;
+import dev.mesh.controller.core.Licences;
+import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
@@ -20,6 +23,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -65,7 +69,10 @@ public class HttpBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws SQLException, IOException, InterruptedException {
         store = BenchStore.create(10_000);
-        Verbs verbs = Verbs.of(store.inventory(), store.lock(), new MemoryEvents(), Layout.DEFAULT);
+        Lifecycle lifecycle = Lifecycle.standby(store.lock(), "bench", Clock.systemUTC());
+        lifecycle.activate();
+        Verbs verbs = Verbs.of(new Verbs.Ports(store.inventory(), Licences.NONE, lifecycle, new MemoryEvents(),
+                RequestRecords.NONE, Layout.DEFAULT, Clock.systemUTC()));
         token = BearerToken.random();
         mcp = McpHttpServer.start(McpDispatcher.of(verbs, Identity.ANYONE, "bench"),
                 McpHttpServer.Config.loopback(0, token, "bench"));

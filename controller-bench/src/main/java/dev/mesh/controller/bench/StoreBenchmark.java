@@ -1,6 +1,9 @@
 package dev.mesh.controller.bench;
 
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Licences;
+import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
@@ -10,6 +13,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -68,7 +72,10 @@ public class StoreBenchmark {
         BenchStore.execute(store.dataSource(), "CREATE TABLE floor_rows (id bigint PRIMARY KEY, value text NOT NULL)");
         lock = store.lock();
         inventory = store.inventory();
-        verbs = Verbs.of(inventory, lock, new MemoryEvents(), Layout.DEFAULT);
+        Lifecycle lifecycle = Lifecycle.standby(lock, "bench", Clock.systemUTC());
+        lifecycle.activate();
+        verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, lifecycle, new MemoryEvents(), RequestRecords.NONE,
+                Layout.DEFAULT, Clock.systemUTC()));
     }
 
     /** Drops the database. */

@@ -1,40 +1,48 @@
 package dev.mesh.controller.core;
 
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * The one lock all plan work holds, and its fencing epoch (DESIGN.md section 10). A port: the store
- * implements it with a PostgreSQL advisory lock; {@code LocalPlanLock} in memory.
+ * implements it with a PostgreSQL advisory lock on a dedicated session; core's {@link Lifecycle}
+ * takes it when the controller becomes active and gives it back when it lets go.
+ *
+ * <p>The lock is held for a whole active period, not per piece of work: {@link #acquire()} takes it
+ * with a new epoch, {@link #holding} runs work under it, {@link #release()} gives it back. A lock
+ * can be <em>lost</em> while acquired (its session ended): from then on it is not acquired, and
+ * the next {@link #acquire()} takes it again with a new epoch.
  *
  * <p>Implementations are thread-safe.
  */
 public interface PlanLock {
 
     /**
-     * Runs {@code work} holding the lock.
+     * Takes the lock for as long as this controller is active, with an epoch greater than every
+     * epoch taken before. Taking it again while acquired returns the same tenure.
      *
-     * @return what {@code work} returns
-     * @throws VerbException {@code unavailable} when the lock cannot be had, or was lost
+     * @return the tenure taken
+     * @throws VerbException {@code unavailable} when the lock cannot be had: another controller
+     *     holds it past the lock's wait, or the store cannot be reached
      */
-    <T> T holding(Supplier<T> work);
+    Tenure acquire();
 
     /**
-     * Takes the lock for as long as this controller is active (DESIGN.md section 10: the lock
-     * follows the active consumer): one epoch for the whole active period, and until
-     * {@link #release()} {@link #holding} runs work without taking the lock again. Taking it
-     * again while acquired does nothing.
-     *
-     * @return the epoch taken
-     * @throws VerbException {@code unavailable} when the lock cannot be had, or was lost
-     */
-    long acquire();
-
-    /**
-     * Gives back the lock {@link #acquire()} took; from then on {@link #holding} takes it for each
-     * piece of work. Does nothing when it is not acquired.
+     * Gives back the lock {@link #acquire()} took, after the work holding it ends. Does nothing when
+     * it is not acquired.
      */
     void release();
 
-    /** @return the fencing epoch of the current holder; it grows with every new holder */
-    long epoch();
+    /**
+     * Runs {@code work} under the acquired lock, one piece of work at a time; plan writes inside it
+     * check the epoch. Reentrant on the thread that runs the work.
+     *
+     * @return what {@code work} returns
+     * @throws VerbException {@code unavailable} when the lock is not acquired, or was lost (it is
+     *     then no longer acquired)
+     */
+    <T> T holding(Supplier<T> work);
+
+    /** @return the tenure while the lock is acquired and not known to be lost; never waits */
+    Optional<Tenure> tenure();
 }

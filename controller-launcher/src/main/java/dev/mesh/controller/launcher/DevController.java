@@ -1,6 +1,7 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.core.Identity;
+import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.BearerToken;
@@ -90,13 +91,15 @@ final class DevController implements AutoCloseable {
             ConnectionPool licencesPool = open(opened, ConnectionPool.open(store.endpoint(Database.LICENCES), 2));
             PgPlanLock lock = open(opened, PgPlanLock.of(store.endpoint(Database.INVENTORY), inventoryPool.dataSource(),
                     holder(), Duration.ofSeconds(10)));
-            long epoch = lock.acquire();
-            opened.push(lock::release);
+            // Dev mode is the always-active case of the life cycle: active from the start, until stopped.
+            Lifecycle lifecycle = Lifecycle.standby(lock, holder(), Clock.systemUTC());
+            long epoch = lifecycle.activate().epoch();
+            opened.push(lifecycle::release);
             PgInventory inventory = PgInventory.fenced(inventoryPool.dataSource(), lock);
             inventory.report(LocalNode.detect());
-            Verbs verbs = Verbs.of(inventory, new PgLicences(licencesPool.dataSource()), lock, new LoggedEvents(),
-                    Layout.DEFAULT, Clock.systemUTC())
-                    .withRequestRecords(PgRequestRecords.fenced(inventoryPool.dataSource(), lock));
+            Verbs verbs = Verbs.of(new Verbs.Ports(inventory, new PgLicences(licencesPool.dataSource()), lifecycle,
+                    new LoggedEvents(), PgRequestRecords.fenced(inventoryPool.dataSource(), lock), Layout.DEFAULT,
+                    Clock.systemUTC()));
             String loaded = mesh.map(loader -> MeshLoader.isEmpty(inventory)
                     ? "loaded " + loader.load(inventory, verbs)
                     : "the store holds a mesh already; --mesh was not loaded again").orElse("");

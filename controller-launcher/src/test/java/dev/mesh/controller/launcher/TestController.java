@@ -1,7 +1,8 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.core.Identity;
-import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.Licences;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryRequestRecords;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,19 +50,20 @@ final class TestController implements AutoCloseable {
         inventory.report(new Node("beta", "10.20.0.12", "debian-12"));
         inventory.report(new Node("gamma", "10.20.0.13", "debian-12"));
         RequestRecords records = new MemoryRequestRecords();
-        Verbs verbs = Verbs.of(inventory, new LocalPlanLock(), new MemoryEvents(), Layout.DEFAULT)
-                .withRequestRecords(new RequestRecords() {
-                    @Override
-                    public Optional<Recorded> find(String requestId) {
-                        return records.find(requestId);
-                    }
+        RequestRecords counted = new RequestRecords() {
+            @Override
+            public Optional<Recorded> find(String requestId) {
+                return records.find(requestId);
+            }
 
-                    @Override
-                    public void record(Recorded recorded) {
-                        requestIds.add(recorded.requestId());
-                        records.record(recorded);
-                    }
-                });
+            @Override
+            public void record(Recorded recorded) {
+                requestIds.add(recorded.requestId());
+                records.record(recorded);
+            }
+        };
+        Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, LocalLifecycle.active(), new MemoryEvents(),
+                counted, Layout.DEFAULT, Clock.systemUTC()));
         token = BearerToken.create(state);
         server = McpHttpServer.start(McpDispatcher.of(verbs, Identity.ANYONE, "0.1.0-test"),
                 McpHttpServer.Config.loopback(0, token, "dev"));

@@ -2,17 +2,19 @@ package dev.mesh.controller.mcp;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Identity;
-import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.Licences;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryRequestRecords;
-import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -25,8 +27,8 @@ final class Fixtures {
 
     final MemoryInventory inventory = new MemoryInventory();
     final MemoryEvents events = new MemoryEvents();
-    final Verbs verbs = Verbs.of(inventory, new LocalPlanLock(), events, Layout.DEFAULT)
-            .withRequestRecords(new MemoryRequestRecords());
+    final Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, LocalLifecycle.active(), events,
+            new MemoryRequestRecords(), Layout.DEFAULT, Clock.systemUTC()));
 
     Fixtures() {
         inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));

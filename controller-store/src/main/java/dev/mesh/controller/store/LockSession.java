@@ -6,6 +6,7 @@ import static org.jooq.impl.DSL.function;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.val;
 
+import dev.mesh.controller.core.Tenure;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -86,17 +87,17 @@ final class LockSession implements AutoCloseable {
     /**
      * Makes {@code holder} the holder: increments the fencing epoch, keeping who held it before.
      *
-     * @return the new epoch
+     * @return the tenure begun
      */
-    long advance(String holder) {
-        return db.update(LEADERSHIP)
+    Tenure advance(String holder) {
+        var row = db.update(LEADERSHIP)
                 .set(LEADERSHIP.PREVIOUS_HOLDER, LEADERSHIP.HOLDER)
                 .set(LEADERSHIP.HOLDER, holder)
                 .set(LEADERSHIP.EPOCH, LEADERSHIP.EPOCH.plus(1))
                 .set(LEADERSHIP.SINCE, currentOffsetDateTime())
-                .returning(LEADERSHIP.EPOCH)
-                .fetchSingle()
-                .getEpoch();
+                .returning(LEADERSHIP.EPOCH, LEADERSHIP.PREVIOUS_HOLDER, LEADERSHIP.SINCE)
+                .fetchSingle();
+        return new Tenure(row.getEpoch(), row.getSince().toInstant(), holder, row.getPreviousHolder());
     }
 
     /** @return who holds or last held the lock, with the epoch and since when, for messages */

@@ -3,10 +3,12 @@ package dev.mesh.controller.store;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.LEADERSHIP;
 
 import dev.mesh.controller.core.PlanLock;
+import dev.mesh.controller.core.Tenure;
 import dev.mesh.controller.core.VerbException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -19,22 +21,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Core's {@link PlanLock} across controllers (DESIGN.md section 10): a PostgreSQL advisory lock
- * ({@code pg_advisory_lock}) held by a dedicated session on the {@code inventory} database, taken
- * for each piece of plan work and released after it. Taking it increments the fencing epoch in the
- * {@code leadership} table; every plan write ({@link PlanRecords}, and the plan inputs a fenced
+ * ({@code pg_advisory_lock}) held by a dedicated session on the {@code inventory} database for a
+ * whole active period. Taking it increments the fencing epoch in the {@code leadership} table and
+ * records the holder before; every plan write ({@link PlanRecords}, and the plan inputs a fenced
  * {@link PgInventory} writes) checks, in its transaction, that the epoch is still the one this
- * holder took and that its session still holds the lock. An active controller
- * {@linkplain #acquire() acquires} the lock once and keeps it, with its epoch, until it
- * {@linkplain #release() releases} it: the lock follows the active consumer (DESIGN.md section 10),
- * and a verb then pays for no lock round trip.
+ * holder took and that its session still holds the lock. {@link #holding} runs work only while
+ * the lock is {@linkplain #acquire() acquired}: a controller that is not active plans nothing, and
+ * a verb pays for no lock round trip.
  *
  * <p>A lock whose session ends while it is held (the server terminated it, the network was cut) is
- * <em>lost</em>: this controller stops planning. Every later {@link #holding} and plan write fails
- * with {@code unavailable}; planning again takes a new {@code PgPlanLock}, and so a new epoch. A
- * session that ends between two pieces of work loses nothing and is opened again.
+ * <em>lost</em>: this controller stops planning, and every later {@link #holding} and plan write
+ * fails with {@code unavailable} until the next {@link #acquire()}, which takes it again on a new
+ * session, with a new epoch.
  *
- * <p>Thread-safe: holders in this process take turns (fairly), holders in other processes wait for
- * the advisory lock. {@link #holding} is reentrant on the thread that holds it.
+ * <p>Thread-safe: work in this process takes turns (fairly), other processes wait for the advisory
+ * lock. {@link #holding} is reentrant on the thread that holds it.
  */
 public final class PgPlanLock implements PlanLock, AutoCloseable {
 
@@ -46,8 +47,12 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     /** PostgreSQL's {@code lock_not_available}: the lock wait ran out. */
     private static final String LOCK_NOT_AVAILABLE = "55P03";
 
-    /** What a holder holds: its epoch and the server process of the session holding the lock. */
-    record Held(long epoch, int pid) {}
+    /** What a holder holds: its tenure and the server process of the session holding the lock. */
+    record Held(Tenure tenure, int pid) {
+        long epoch() {
+            return tenure.epoch();
+        }
+    }
 
     private final Endpoint endpoint;
     private final DataSource inventory;
@@ -57,9 +62,9 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
 
     /** Only the thread holding {@link #turn} changes these; others read them. */
     private LockSession session;
+    /** What {@link #acquire()} took, until {@link #release()}; {@code null} while not acquired. */
     private volatile Held held;
-    /** Whether {@link #held} lasts until {@link #release()} rather than to the end of one work. */
-    private boolean acquired;
+    /** Why the tenure in {@link #held} was lost; {@code null} while it is not. */
     private volatile String lost;
     private volatile boolean closed;
 
@@ -97,11 +102,10 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     /**
      * {@inheritDoc}
      *
-     * <p>Takes the advisory lock (waiting up to the configured wait), increments the epoch, runs
-     * {@code work}, and releases the lock, also when {@code work} throws.
+     * <p>Runs {@code work} in this process's turn at the lock (holders in this process take turns,
+     * fairly); the advisory lock stays with the session {@link #acquire()} opened.
      *
-     * @throws VerbException {@code unavailable} when another controller kept the lock past the
-     *     wait, the database cannot be reached, or this lock was lost before
+     * @throws VerbException {@code unavailable} when the lock is not acquired, or was lost
      * @throws IllegalStateException after {@link #close()}
      */
     @Override
@@ -112,18 +116,13 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         }
         turn.lock();
         try {
-            refuseIfUnusable();
-            if (acquired) {
-                return work.get();
+            refuseIfClosed();
+            refuseIfLost();
+            if (held == null) {
+                throw new VerbException(VerbException.Code.UNAVAILABLE, holder + " does not hold the plan lock: plan "
+                        + "work runs only while this controller is active", "");
             }
-            Held taken = take();
-            held = taken;
-            try {
-                return work.get();
-            } finally {
-                held = null;
-                giveBack(taken);
-            }
+            return work.get();
         } finally {
             turn.unlock();
         }
@@ -133,25 +132,33 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
      * {@inheritDoc}
      *
      * <p>Waits for work in this process that holds the lock to end, then takes the advisory lock
-     * (waiting up to the configured wait) and increments the epoch. The lock session stays open
-     * until {@link #release()}; when it ends meanwhile the lock is lost, and the next plan write
-     * or {@link #holding} says so.
+     * (waiting up to the configured wait) on a dedicated session and increments the epoch. The
+     * session stays open until {@link #release()}; when it ends meanwhile the lock is lost, and the
+     * next plan write or {@link #holding} says so. After a loss, this takes the lock again on a new
+     * session, with a new epoch.
      *
      * @throws VerbException {@code unavailable} when another controller kept the lock past the
-     *     wait, the database cannot be reached, or this lock was lost before
+     *     wait, or the database cannot be reached
      * @throws IllegalStateException after {@link #close()}
      */
     @Override
-    public long acquire() {
+    public Tenure acquire() {
         turn.lock();
         try {
-            refuseIfUnusable();
-            if (!acquired) {
-                held = take();
-                acquired = true;
-                LOG.info("plan lock acquired holder={} epoch={}", holder, held.epoch());
+            refuseIfClosed();
+            if (held != null && lost == null) {
+                return held.tenure();
             }
-            return held.epoch();
+            if (lost != null) {
+                dropSession();
+                held = null;
+                lost = null;
+            }
+            Held taken = take();
+            held = taken;
+            LOG.info("plan lock acquired holder={} epoch={} previous={}", holder, taken.epoch(),
+                    taken.tenure().previous().isEmpty() ? "none" : taken.tenure().previous());
+            return taken.tenure();
         } finally {
             turn.unlock();
         }
@@ -167,27 +174,32 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     public void release() {
         turn.lock();
         try {
-            if (acquired) {
-                Held taken = held;
-                acquired = false;
+            Held taken = held;
+            if (taken != null) {
                 held = null;
-                giveBack(taken);
-                LOG.info("plan lock released holder={} epoch={}", holder, taken.epoch());
+                if (lost == null) {
+                    giveBack(taken);
+                    LOG.info("plan lock released holder={} epoch={}", holder, taken.epoch());
+                }
+                lost = null;
             }
         } finally {
             turn.unlock();
         }
     }
 
+    @Override
+    public Optional<Tenure> tenure() {
+        Held now = held;
+        return now == null || lost != null ? Optional.empty() : Optional.of(now.tenure());
+    }
+
     /**
-     * {@inheritDoc}
-     *
-     * <p>While this controller holds the lock, the epoch it took; otherwise the epoch in the
+     * The latest fencing epoch: while this controller holds the lock, the epoch it took; otherwise the epoch in the
      * {@code leadership} table, which the last holder took. Never waits for the lock.
      *
      * @throws StoreException when the database cannot be read
      */
-    @Override
     public long epoch() {
         Held now = held;
         if (now != null) {
@@ -212,7 +224,6 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         closed = true;
         turn.lock();
         try {
-            acquired = false;
             held = null;
             if (session != null) {
                 session.close();
@@ -227,15 +238,14 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
      * What the current holder holds, for a fenced write.
      *
      * @throws VerbException {@code unavailable} when the lock was lost
-     * @throws IllegalStateException when this controller neither holds it in {@link #holding} nor
-     *     has {@linkplain #acquire() acquired} it
+     * @throws IllegalStateException when this controller has not {@linkplain #acquire() acquired} it
      */
     Held held() {
         refuseIfLost();
         Held now = held;
         if (now == null) {
-            throw new IllegalStateException("a plan write must run inside PlanLock.holding or after PlanLock.acquire ("
-                    + holder + " does not hold the plan lock)");
+            throw new IllegalStateException("a plan write must run after PlanLock.acquire (" + holder
+                    + " does not hold the plan lock)");
         }
         return now;
     }
@@ -259,11 +269,10 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         return unavailable(lost);
     }
 
-    private void refuseIfUnusable() {
+    private void refuseIfClosed() {
         if (closed) {
             throw new IllegalStateException("the plan lock of " + holder + " is closed");
         }
-        refuseIfLost();
     }
 
     private void refuseIfLost() {
@@ -298,9 +307,9 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                 throw waitFailed(current, e);
             }
             try {
-                long epoch = current.advance(holder);
-                LOG.debug("plan lock taken holder={} epoch={} pid={}", holder, epoch, current.pid());
-                return new Held(epoch, current.pid());
+                Tenure tenure = current.advance(holder);
+                LOG.debug("plan lock taken holder={} epoch={} pid={}", holder, tenure.epoch(), current.pid());
+                return new Held(tenure, current.pid());
             } catch (DataAccessException e) {
                 dropSession();
                 throw new StoreException("took the plan lock but could not advance the fencing epoch in the inventory "

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Licences.Licence;
-import dev.mesh.controller.core.memory.LocalPlanLock;
-import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.memory.LocalLifecycle;
+import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import java.time.Clock;
@@ -55,8 +56,8 @@ class PgLicencesIT {
         inventory.report(new Node("beta", "10.0.0.2", "debian-12"));
         inventory.push(ModuleVersion.parse("{\"module\": \"web\", \"version\": \"1.0.0\"}", "manifest"));
         licences.grant("web", 1, NOW.plusSeconds(3600));
-        Verbs verbs = Verbs.of(inventory, licences, new LocalPlanLock(), new MemoryEvents(), Layout.DEFAULT,
-                Clock.fixed(NOW, ZoneOffset.UTC));
+        Verbs verbs = Verbs.of(new Verbs.Ports(inventory, licences, LocalLifecycle.active(), new MemoryEvents(),
+                RequestRecords.NONE, Layout.DEFAULT, Clock.fixed(NOW, ZoneOffset.UTC)));
 
         verbs.call("assign", JSON.readTree("{\"module\": \"web\", \"node\": \"alpha\"}"));
 

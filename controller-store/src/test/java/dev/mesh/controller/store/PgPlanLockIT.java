@@ -7,6 +7,7 @@ import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
 
+import dev.mesh.controller.core.Tenure;
 import dev.mesh.controller.core.VerbException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,19 +62,26 @@ class PgPlanLockIT {
     }
 
     @Test
-    void holding_takesTheNextEpoch_andRecordsTheHolders() {
+    void acquire_takesTheNextEpoch_andRecordsTheHolders() {
         PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
         PgPlanLock b = lock("ctl-b", Duration.ofSeconds(10));
 
         assertThat(a.epoch()).isZero();
-        assertThat(a.holding(a::epoch)).isEqualTo(1);
-        assertThat(b.holding(b::epoch)).isEqualTo(2);
-        assertThat(a.holding(() -> a.holding(a::epoch))).as("reentrant: no new epoch").isEqualTo(3);
+        Tenure first = a.acquire();
+        assertThat(first.epoch()).isEqualTo(1);
+        assertThat(first.holder()).isEqualTo("ctl-a");
+        assertThat(first.previous()).isEmpty();
+        assertThat(a.holding(() -> a.holding(a::epoch))).as("reentrant: no new epoch").isEqualTo(1);
+        a.release();
+        Tenure second = b.acquire();
 
-        assertThat(b.epoch()).as("read outside the lock: the last holder's").isEqualTo(3);
+        assertThat(second.epoch()).isEqualTo(2);
+        assertThat(second.previous()).isEqualTo("ctl-a");
+        assertThat(second.since()).isAfterOrEqualTo(first.since());
+        assertThat(a.epoch()).as("read while not holding: the last holder's").isEqualTo(2);
         var row = DSL.using(source, SQLDialect.POSTGRES).selectFrom(LEADERSHIP).fetchSingle();
-        assertThat(row.getHolder()).isEqualTo("ctl-a");
-        assertThat(row.getPreviousHolder()).isEqualTo("ctl-b");
+        assertThat(row.getHolder()).isEqualTo("ctl-b");
+        assertThat(row.getPreviousHolder()).isEqualTo("ctl-a");
     }
 
     @Test
@@ -91,6 +99,7 @@ class PgPlanLockIT {
                 done.add(threads.submit(() -> {
                     start.await();
                     for (int i = 0; i < rounds; i++) {
+                        lock.acquire();
                         lock.holding(() -> {
                             epochs.add(lock.epoch());
                             long value = writes.write("read the counter",
@@ -98,6 +107,7 @@ class PgPlanLockIT {
                             return writes.write("write the counter",
                                     tx -> tx.update(COUNTER).set(VALUE, value + 1).execute());
                         });
+                        lock.release();
                     }
                     return null;
                 }));
@@ -116,9 +126,10 @@ class PgPlanLockIT {
     }
 
     @Test
-    void sessionTerminatedWhileHeld_nextFencedWriteFails_andTheLockStaysLost() {
+    void sessionTerminatedWhileHeld_nextFencedWriteFails_andTheNextAcquireTakesANewEpoch() {
         PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
         FencedWrites writes = new FencedWrites(source, a);
+        a.acquire();
 
         assertThatThrownBy(() -> a.holding(() -> {
             assertThat(databases.terminate(a.sessionPid().orElseThrow())).isTrue();
@@ -129,10 +140,15 @@ class PgPlanLockIT {
                         + "epoch 1 could not write the counter; this controller stops planning")
                 .extracting(e -> ((VerbException) e).code()).isEqualTo(VerbException.Code.UNAVAILABLE);
 
+        assertThat(a.tenure()).as("lost: no longer acquired").isEmpty();
         assertThatThrownBy(() -> a.holding(() -> "more plan work"))
                 .isInstanceOf(VerbException.class)
                 .hasMessageStartingWith("the plan lock was lost: its database session");
         assertThat(counter()).isZero();
+
+        assertThat(a.acquire().epoch()).as("a lost lock is not final").isEqualTo(2);
+        a.holding(() -> writes.write("write the counter", tx -> tx.update(COUNTER).set(VALUE, 3L).execute()));
+        assertThat(counter()).isEqualTo(3);
     }
 
     @Test
@@ -141,10 +157,12 @@ class PgPlanLockIT {
         PgPlanLock b = lock("ctl-b", Duration.ofSeconds(10));
         FencedWrites aWrites = new FencedWrites(source, a);
         FencedWrites bWrites = new FencedWrites(source, b);
+        a.acquire();
 
         assertThatThrownBy(() -> a.holding(() -> {
             databases.terminate(a.sessionPid().orElseThrow());
             // The standby takes over: a's session is gone, so the advisory lock is free.
+            b.acquire();
             b.holding(() -> bWrites.write("write the counter", tx -> tx.update(COUNTER).set(VALUE, 7L).execute()));
             return aWrites.write("write the counter", tx -> tx.update(COUNTER).set(VALUE, 1L).execute());
         }))
@@ -154,46 +172,53 @@ class PgPlanLockIT {
 
         assertThat(counter()).isEqualTo(7);
         assertThatThrownBy(() -> a.holding(() -> "more plan work")).isInstanceOf(VerbException.class);
-        assertThat(b.holding(b::epoch)).as("the other controller goes on").isEqualTo(3);
+        assertThat(b.holding(b::epoch)).as("the other controller goes on").isEqualTo(2);
     }
 
     @Test
-    void sessionEndedWhileNotHeld_losesNothing_theNextHoldingOpensANewOne() {
+    void sessionEndedWhileNotHeld_losesNothing_theNextAcquireOpensANewOne() {
         PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
-        int[] pid = new int[1];
-        a.holding(() -> pid[0] = a.sessionPid().orElseThrow());
+        a.acquire();
+        int pid = a.sessionPid().orElseThrow();
+        a.release();
 
-        assertThat(databases.terminate(pid[0])).isTrue();
+        assertThat(databases.terminate(pid)).isTrue();
 
-        assertThat(a.holding(() -> a.sessionPid().orElseThrow())).isNotEqualTo(pid[0]);
-        assertThat(a.epoch()).isEqualTo(2);
+        assertThat(a.acquire().epoch()).isEqualTo(2);
+        assertThat(a.sessionPid().orElseThrow()).isNotEqualTo(pid);
     }
 
     @Test
-    void lockKeptByAnotherController_holdingGivesUpAfterTheWait_namingTheHolder() {
+    void lockKeptByAnotherController_acquireGivesUpAfterTheWait_namingTheHolder() {
         PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
         PgPlanLock b = lock("ctl-b", Duration.ofMillis(200));
+        a.acquire();
 
-        a.holding(() -> {
-            assertThatThrownBy(() -> b.holding(() -> "plan work"))
-                    .isInstanceOf(VerbException.class)
-                    .hasMessageMatching("the plan lock is held by another controller \\(holder ctl-a, epoch 1 since .+\\) "
-                            + "and did not come free within 200 ms; retry later")
-                    .extracting(e -> ((VerbException) e).code()).isEqualTo(VerbException.Code.UNAVAILABLE);
-            return null;
-        });
+        assertThatThrownBy(b::acquire)
+                .isInstanceOf(VerbException.class)
+                .hasMessageMatching("the plan lock is held by another controller \\(holder ctl-a, epoch 1 since .+\\) "
+                        + "and did not come free within 200 ms; retry later")
+                .extracting(e -> ((VerbException) e).code()).isEqualTo(VerbException.Code.UNAVAILABLE);
+        assertThat(b.tenure()).isEmpty();
+        a.release();
 
-        assertThat(b.holding(b::epoch)).as("b is not lost: it only waited").isEqualTo(2);
+        assertThat(b.acquire().epoch()).as("b is not lost: it only waited").isEqualTo(2);
     }
 
     @Test
-    void fencedWrite_outsideHolding_isAProgrammingError() {
+    void holding_withoutAcquire_isUnavailable_andAFencedWriteAProgrammingError() {
         PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
 
+        assertThatThrownBy(() -> a.holding(() -> "plan work"))
+                .isInstanceOfSatisfying(VerbException.class, e -> {
+                    assertThat(e.code()).isEqualTo(VerbException.Code.UNAVAILABLE);
+                    assertThat(e.getMessage()).isEqualTo("ctl-a does not hold the plan lock: plan work runs only "
+                            + "while this controller is active");
+                });
         assertThatThrownBy(() -> new FencedWrites(source, a).write("write the counter", tx -> 1))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("a plan write must run inside PlanLock.holding or after PlanLock.acquire (ctl-a does not "
-                        + "hold the plan lock)");
+                .hasMessage("a plan write must run after PlanLock.acquire (ctl-a does not hold the plan lock)");
+        assertThat(a.epoch()).as("nothing was taken").isZero();
     }
 
     @Test
@@ -201,48 +226,17 @@ class PgPlanLockIT {
         PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
         FencedWrites writes = new FencedWrites(source, a);
 
-        assertThat(a.acquire()).isEqualTo(1);
-        assertThat(a.acquire()).as("acquired already: the same epoch").isEqualTo(1);
+        assertThat(a.acquire().epoch()).isEqualTo(1);
+        assertThat(a.acquire().epoch()).as("acquired already: the same epoch").isEqualTo(1);
         assertThat(a.holding(a::epoch)).isEqualTo(1);
         assertThat(a.holding(a::epoch)).isEqualTo(1);
         writes.write("write the counter", tx -> tx.update(COUNTER).set(VALUE, 5L).execute());
         a.release();
 
         assertThat(counter()).isEqualTo(5);
-        assertThat(a.holding(a::epoch)).as("released: each work takes the lock again").isEqualTo(2);
+        assertThat(a.tenure()).isEmpty();
+        assertThatThrownBy(() -> a.holding(a::epoch)).as("released: no plan work").isInstanceOf(VerbException.class);
         assertThatThrownBy(() -> writes.write("write the counter", tx -> 1)).isInstanceOf(IllegalStateException.class);
-    }
-
-    @Test
-    void acquired_otherControllersWaitUntilRelease() {
-        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
-        PgPlanLock b = lock("ctl-b", Duration.ofMillis(200));
-        a.acquire();
-
-        assertThatThrownBy(b::acquire)
-                .isInstanceOf(VerbException.class)
-                .hasMessageContaining("held by another controller (holder ctl-a, epoch 1");
-        a.release();
-
-        assertThat(b.acquire()).isEqualTo(2);
-        assertThat(b.holding(b::epoch)).isEqualTo(2);
-    }
-
-    @Test
-    void acquiredSessionTerminated_nextFencedWriteFails_andAcquireRefuses() {
-        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
-        FencedWrites writes = new FencedWrites(source, a);
-        a.acquire();
-
-        assertThat(databases.terminate(a.sessionPid().orElseThrow())).isTrue();
-
-        assertThatThrownBy(() -> writes.write("write the counter", tx -> tx.update(COUNTER).set(VALUE, 1L).execute()))
-                .isInstanceOf(VerbException.class)
-                .hasMessageMatching("the plan lock was lost: its database session \\(pid \\d+\\) no longer holds it, so "
-                        + "epoch 1 could not write the counter; this controller stops planning");
-        assertThatThrownBy(a::acquire).isInstanceOf(VerbException.class);
-        assertThatThrownBy(() -> a.holding(() -> "plan work")).isInstanceOf(VerbException.class);
-        assertThat(counter()).isZero();
     }
 
     @Test
@@ -251,7 +245,7 @@ class PgPlanLockIT {
         PgPlanLock lock = PgPlanLock.of(nowhere, source, "ctl-a", Duration.ofSeconds(1));
         locks.add(lock);
 
-        assertThatThrownBy(() -> lock.holding(() -> "plan work"))
+        assertThatThrownBy(lock::acquire)
                 .isInstanceOf(VerbException.class)
                 .hasMessageStartingWith("could not take the plan lock: the inventory database at "
                         + "postgresql://postgres@127.0.0.1:1/inventory cannot be reached (")

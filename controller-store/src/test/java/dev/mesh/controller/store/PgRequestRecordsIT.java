@@ -3,13 +3,15 @@ package dev.mesh.controller.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.Assignment;
-import dev.mesh.controller.core.memory.LocalPlanLock;
-import dev.mesh.controller.core.memory.MemoryEvents;
+import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.RequestRecords.Recorded;
+import dev.mesh.controller.core.memory.LocalLifecycle;
+import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
+import java.time.Clock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -50,8 +52,8 @@ class PgRequestRecordsIT {
     void call_repeatedOverTheStore_runsOnce() {
         inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
         inventory.push(ModuleVersion.parse("{\"module\": \"web\", \"version\": \"1.0.0\"}", "manifest"));
-        Verbs verbs = Verbs.of(inventory, new LocalPlanLock(), new MemoryEvents(), Layout.DEFAULT)
-                .withRequestRecords(records);
+        Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, LocalLifecycle.active(), new MemoryEvents(),
+                records, Layout.DEFAULT, Clock.systemUTC()));
         JsonNode args = JSON.readTree("{\"module\": \"web\", \"node\": \"alpha\"}");
 
         JsonNode first = verbs.call("r-9", "ops", "assign", args);

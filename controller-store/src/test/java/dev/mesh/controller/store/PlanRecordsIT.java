@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mesh.controller.core.Plan;
 import dev.mesh.controller.core.VerbException;
 import java.time.Duration;
+import java.util.function.Supplier;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -48,8 +49,8 @@ class PlanRecordsIT {
 
     @Test
     void start_recordsThePlanUnderTheEpoch_withEveryChangePending_andSupersedesTheOneExecuting() {
-        long first = lock.holding(() -> records.start(PLAN));
-        long second = lock.holding(() -> {
+        long first = tenure(() -> records.start(PLAN));
+        long second = tenure(() -> {
             long id = records.start(PLAN);
             records.step(id, "alpha/container:store", StepState.DONE, "started");
             return id;
@@ -64,7 +65,7 @@ class PlanRecordsIT {
                 .map(r -> r.value1() + " " + r.value2() + " " + r.value3()))
                 .containsExactly("alpha/container:store done started", "beta/container:store pending ");
 
-        lock.holding(() -> {
+        tenure(() -> {
             records.complete(second);
             return null;
         });
@@ -74,7 +75,7 @@ class PlanRecordsIT {
 
     @Test
     void step_unknownChange_isRefused() {
-        assertThatThrownBy(() -> lock.holding(() -> {
+        assertThatThrownBy(() -> tenure(() -> {
             long id = records.start(PLAN);
             records.step(id, "gamma/container:store", StepState.RUNNING, "");
             return id;
@@ -87,9 +88,11 @@ class PlanRecordsIT {
     void writes_afterAnotherControllerTookTheLock_areRefused() {
         PgPlanLock other = PgPlanLock.of(databases.endpoint(Database.INVENTORY), source, "ctl-b", Duration.ofSeconds(10));
         try {
+            lock.acquire();
             assertThatThrownBy(() -> lock.holding(() -> {
                 long id = records.start(PLAN);
                 databases.terminate(lock.sessionPid().orElseThrow());
+                other.acquire();
                 other.holding(() -> new PlanRecords(source, other).start(PLAN));
                 records.step(id, "alpha/container:store", StepState.DONE, "");
                 return id;
@@ -100,6 +103,16 @@ class PlanRecordsIT {
                             + "planning");
         } finally {
             other.close();
+        }
+    }
+
+    /** Runs {@code work} in a tenure of its own: the lock acquired, and released after it. */
+    private <T> T tenure(Supplier<T> work) {
+        lock.acquire();
+        try {
+            return lock.holding(work);
+        } finally {
+            lock.release();
         }
     }
 }

@@ -1,37 +1,127 @@
 package dev.mesh.controller.core.memory;
 
 import dev.mesh.controller.core.PlanLock;
+import dev.mesh.controller.core.Tenure;
+import dev.mesh.controller.core.VerbException;
+import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
-/** A {@link PlanLock} for one process: a fair lock; the epoch is 1 for as long as the process lives. */
+/**
+ * A {@link PlanLock} for one process, failing as the store's does: work runs only while the lock is
+ * acquired, each {@link #acquire()} after a release or a {@link #lose loss} takes a new epoch, and
+ * the previous holder is the one that held it before. Several instances can share one
+ * {@link Leadership}, as controllers share one store: then only one holds it at a time, and a
+ * second {@code acquire} is refused (as the store's lock refuses after its wait).
+ *
+ * <p>Thread-safe.
+ */
 public final class LocalPlanLock implements PlanLock {
 
-    private final ReentrantLock lock = new ReentrantLock(true);
-
-    @Override
-    public <T> T holding(Supplier<T> work) {
-        lock.lock();
-        try {
-            return work.get();
-        } finally {
-            lock.unlock();
-        }
+    /** What several in-memory locks share, as controllers share the store's leadership row. */
+    public static final class Leadership {
+        private long epoch;
+        private String holder = "";
+        private boolean held;
     }
 
-    /** Nothing to take in one process: the epoch stays 1. */
+    private final Leadership leadership;
+    private final String holder;
+    private final Clock clock;
+    private final ReentrantLock turn = new ReentrantLock(true);
+    private volatile Tenure tenure;
+
+    private LocalPlanLock(Leadership leadership, String holder, Clock clock) {
+        this.leadership = leadership;
+        this.holder = holder;
+        this.clock = clock;
+    }
+
+    /** @return a lock of its own, held by {@code local} */
+    public static LocalPlanLock create() {
+        return sharing(new Leadership(), "local", Clock.systemUTC());
+    }
+
+    /**
+     * @param leadership what the controllers of one mesh share
+     * @param holder this controller's name
+     * @param clock what a tenure's start is read from
+     * @return a lock on that leadership
+     */
+    public static LocalPlanLock sharing(Leadership leadership, String holder, Clock clock) {
+        return new LocalPlanLock(leadership, holder, clock);
+    }
+
     @Override
-    public long acquire() {
-        return 1;
+    public Tenure acquire() {
+        turn.lock();
+        try {
+            if (tenure != null) {
+                return tenure;
+            }
+            synchronized (leadership) {
+                if (leadership.held) {
+                    throw new VerbException(VerbException.Code.UNAVAILABLE, "the plan lock is held by another "
+                            + "controller (holder " + leadership.holder + ", epoch " + leadership.epoch + "); retry later",
+                            "");
+                }
+                leadership.held = true;
+                leadership.epoch++;
+                tenure = new Tenure(leadership.epoch, clock.instant(), holder, leadership.holder);
+                leadership.holder = holder;
+            }
+            return tenure;
+        } finally {
+            turn.unlock();
+        }
     }
 
     @Override
     public void release() {
-        // One process: nothing was taken.
+        turn.lock();
+        try {
+            if (tenure != null) {
+                free();
+            }
+        } finally {
+            turn.unlock();
+        }
     }
 
     @Override
-    public long epoch() {
-        return 1;
+    public <T> T holding(Supplier<T> work) {
+        if (turn.isHeldByCurrentThread()) {
+            return work.get();
+        }
+        turn.lock();
+        try {
+            if (tenure == null) {
+                throw new VerbException(VerbException.Code.UNAVAILABLE, holder + " does not hold the plan lock; "
+                        + "plan work runs only while the controller is active", "");
+            }
+            return work.get();
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    @Override
+    public Optional<Tenure> tenure() {
+        return Optional.ofNullable(tenure);
+    }
+
+    /** Loses the lock, as a store's lock is lost when its session ends: the next work is refused. */
+    public void lose() {
+        free();
+    }
+
+    private void free() {
+        synchronized (leadership) {
+            if (tenure != null && leadership.held && leadership.epoch == tenure.epoch()) {
+                leadership.held = false;
+            }
+            tenure = null;
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.mesh.controller.core.verbs;
 
+import dev.mesh.controller.core.Lifecycle;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,11 +40,18 @@ record StatusSnapshot(int nodes, int modules, int assignments, Map<String, Integ
         return new StatusSnapshot(nodes, modules, assignments, plan, "unavailable: " + why, at);
     }
 
-    /** @return the {@code status} answer */
-    Map<String, Object> answer(long epoch) {
+    /**
+     * @param life this controller's place in the life cycle, as of now
+     * @return the {@code status} answer
+     */
+    Map<String, Object> answer(Lifecycle.Status life) {
         Map<String, Object> status = new LinkedHashMap<>();
-        status.put("role", "active");
-        status.put("epoch", epoch);
+        status.put("role", life.role().label());
+        status.put("epoch", life.epoch());
+        status.put("since", life.since().toString());
+        status.put("instance", life.instance());
+        status.put("previous", life.previous());
+        status.put("active", life.active());
         status.put("store", store);
         status.put("nodes", nodes);
         status.put("modules", modules);

@@ -5,7 +5,7 @@ import dev.mesh.controller.core.Events;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.Licences;
-import dev.mesh.controller.core.PlanLock;
+import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
@@ -30,8 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The twelve verbs of DESIGN.md section 7, as tools with JSON Schemas, handled against core's
- * ports. One instance serves every transport. Read verbs never take the plan lock; mutating verbs
- * hold it.
+ * ports. One instance serves every transport. Read verbs never wait for the plan lock; mutating
+ * verbs pass the {@link Lifecycle} gate: they run only while this controller is active and holds
+ * the lock.
  *
  * <p>Thread-safe as long as the ports are.
  */
@@ -42,12 +43,9 @@ public final class Verbs {
     /** The verbs that change the inventory: they hold the plan lock and are made idempotent by request id. */
     private static final Set<String> MUTATING = Set.of("assign", "unassign", "push", "build");
 
+    private final Ports ports;
     private final Inventory inventory;
-    private final Licences licences;
-    private final PlanLock lock;
-    private final Events events;
-    private final Layout layout;
-    private final Clock clock;
+    private final Lifecycle lifecycle;
     private final RequestRecords records;
     private final Changes changes;
     /** Plans for {@code plan} and {@code status}: a verb after a small change recomposes only what it touched. */
@@ -55,49 +53,47 @@ public final class Verbs {
     /** What {@code status} answers; renewed by {@link #refresh()} and by every verb that plans. */
     private volatile StatusSnapshot status = StatusSnapshot.NONE;
 
-    private Verbs(Inventory inventory, Licences licences, PlanLock lock, Events events, Layout layout, Clock clock,
-            RequestRecords records) {
-        this.inventory = Objects.requireNonNull(inventory, "inventory");
-        this.licences = Objects.requireNonNull(licences, "licences");
-        this.lock = Objects.requireNonNull(lock, "lock");
-        this.events = Objects.requireNonNull(events, "events");
-        this.layout = Objects.requireNonNull(layout, "layout");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.records = Objects.requireNonNull(records, "records");
-        this.changes = new Changes(inventory, licences, events, clock);
+    /**
+     * What the verbs are handled against: every part given, none defaulted.
+     *
+     * @param inventory the record of the mesh
+     * @param licences the modules' licences, which {@code assign} enforces ({@link Licences#NONE} for none)
+     * @param lifecycle the gate mutating verbs pass: they run only while this controller is active
+     * @param events where changes are told
+     * @param requests where mutating requests' outcomes are kept by request id ({@link RequestRecords#NONE}
+     *     to keep none)
+     * @param layout the directory roots of the mesh
+     * @param clock what a licence's expiry and {@code status}'s {@code asOf} are read from
+     */
+    public record Ports(Inventory inventory, Licences licences, Lifecycle lifecycle, Events events,
+            RequestRecords requests, Layout layout, Clock clock) {
+
+        /** Checks that every part is given. */
+        public Ports {
+            Objects.requireNonNull(inventory, "inventory");
+            Objects.requireNonNull(licences, "licences");
+            Objects.requireNonNull(lifecycle, "lifecycle");
+            Objects.requireNonNull(events, "events");
+            Objects.requireNonNull(requests, "requests");
+            Objects.requireNonNull(layout, "layout");
+            Objects.requireNonNull(clock, "clock");
+        }
+    }
+
+    private Verbs(Ports ports) {
+        this.ports = ports;
+        this.inventory = ports.inventory();
+        this.lifecycle = ports.lifecycle();
+        this.records = ports.requests();
+        this.changes = new Changes(inventory, ports.licences(), ports.events(), ports.clock());
     }
 
     /**
-     * @param inventory the record of the mesh
-     * @param lock the plan lock
-     * @param events where changes are told
-     * @param layout the directory roots of the mesh
+     * @param ports what the verbs are handled against
      * @return the verbs over those ports
      */
-    public static Verbs of(Inventory inventory, PlanLock lock, Events events, Layout layout) {
-        return of(inventory, Licences.NONE, lock, events, layout, Clock.systemUTC());
-    }
-
-    /**
-     * @param inventory the record of the mesh
-     * @param licences the modules' licences, which {@code assign} enforces
-     * @param lock the plan lock
-     * @param events where changes are told
-     * @param layout the directory roots of the mesh
-     * @param clock what a licence's expiry is compared with
-     * @return the verbs over those ports
-     */
-    public static Verbs of(Inventory inventory, Licences licences, PlanLock lock, Events events, Layout layout,
-            Clock clock) {
-        return new Verbs(inventory, licences, lock, events, layout, clock, RequestRecords.NONE);
-    }
-
-    /**
-     * @param requestRecords where mutating requests' outcomes are kept by request id
-     * @return these verbs, answering a repeated mutating request from its record
-     */
-    public Verbs withRequestRecords(RequestRecords requestRecords) {
-        return new Verbs(inventory, licences, lock, events, layout, clock, requestRecords);
+    public static Verbs of(Ports ports) {
+        return new Verbs(Objects.requireNonNull(ports, "ports"));
     }
 
     /** @return every verb as a tool, in a stable order */
@@ -116,7 +112,7 @@ public final class Verbs {
     public JsonNode call(String name, JsonNode arguments) {
         try {
             JsonNode args = arguments(name, arguments);
-            return MUTATING.contains(name) ? lock.holding(() -> run(name, args)) : run(name, args);
+            return MUTATING.contains(name) ? lifecycle.whileActive(() -> run(name, args)) : run(name, args);
         } catch (MeshException e) {
             throw VerbException.from(e);
         }
@@ -142,7 +138,7 @@ public final class Verbs {
         try {
             JsonNode args = arguments(name, arguments);
             String digest = CanonicalJson.digest(MAPPER.treeToValue(args, Object.class));
-            return lock.holding(() -> once(requestId, principal, name, args, digest));
+            return lifecycle.whileActive(() -> once(requestId, principal, name, args, digest));
         } catch (MeshException e) {
             throw VerbException.from(e);
         }
@@ -217,7 +213,7 @@ public final class Verbs {
     }
 
     private State state() {
-        return State.of(inventory, layout, planner);
+        return State.of(inventory, ports.layout(), planner);
     }
 
     /**
@@ -230,7 +226,7 @@ public final class Verbs {
      */
     public JsonNode refresh() {
         renew();
-        return MAPPER.valueToTree(status.answer(lock.epoch()));
+        return MAPPER.valueToTree(status.answer(lifecycle.status()));
     }
 
     /** Renews {@code status}'s snapshot; a store that fails is what the snapshot then says. */
@@ -238,7 +234,7 @@ public final class Verbs {
         try {
             planned();
         } catch (MeshException e) {
-            status = status.unavailable(e.getMessage(), clock.instant());
+            status = status.unavailable(e.getMessage(), ports.clock().instant());
         }
     }
 
@@ -246,7 +242,7 @@ public final class Verbs {
     private State planned() {
         State state = state();
         state.plan();
-        status = StatusSnapshot.of(state, clock.instant());
+        status = StatusSnapshot.of(state, ports.clock().instant());
         return state;
     }
 
@@ -254,7 +250,7 @@ public final class Verbs {
         if (status == StatusSnapshot.NONE) {
             renew();
         }
-        return status.answer(lock.epoch());
+        return status.answer(lifecycle.status());
     }
 
     private <T> T refreshing(T result) {
@@ -279,7 +275,7 @@ public final class Verbs {
             Map<String, Object> payload = new LinkedHashMap<>(what);
             payload.put("verb", verb);
             payload.put("summary", plan.summary());
-            events.publish("plan", payload);
+            ports.events().publish("plan", payload);
         }
         return Map.of("changed", changed, "summary", plan.summary());
     }

@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.VerbException;
-import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryLicences;
@@ -27,8 +28,8 @@ class LicencesTest {
 
     private final MemoryInventory inventory = new MemoryInventory();
     private final MemoryLicences licences = new MemoryLicences();
-    private final Verbs verbs = Verbs.of(inventory, licences, new LocalPlanLock(), new MemoryEvents(), Layout.DEFAULT,
-            Clock.fixed(NOW, ZoneOffset.UTC));
+    private final Verbs verbs = Verbs.of(new Verbs.Ports(inventory, licences, LocalLifecycle.active(),
+            new MemoryEvents(), RequestRecords.NONE, Layout.DEFAULT, Clock.fixed(NOW, ZoneOffset.UTC)));
 
     @BeforeEach
     void meshOfThreeNodesAndOneModule() {

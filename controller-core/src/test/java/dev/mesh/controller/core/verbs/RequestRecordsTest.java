@@ -4,14 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.VerbException;
-import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryRequestRecords;
 import dev.mesh.controller.manifest.Layout;
+import java.time.Clock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -25,8 +27,8 @@ class RequestRecordsTest {
 
     private final MemoryInventory inventory = new MemoryInventory();
     private final MemoryRequestRecords records = new MemoryRequestRecords();
-    private final Verbs verbs = Verbs.of(inventory, new LocalPlanLock(), new MemoryEvents(), Layout.DEFAULT)
-            .withRequestRecords(records);
+    private final Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, LocalLifecycle.active(),
+            new MemoryEvents(), records, Layout.DEFAULT, Clock.systemUTC()));
 
     @BeforeEach
     void oneNodeOneModule() {

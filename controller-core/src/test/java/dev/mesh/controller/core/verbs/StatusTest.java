@@ -8,8 +8,9 @@ import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.VerbException;
-import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.manifest.Layout;
@@ -33,8 +34,8 @@ class StatusTest {
 
     private final MemoryInventory memory = new MemoryInventory();
     private final Unreliable inventory = new Unreliable(memory);
-    private final Verbs verbs = Verbs.of(inventory, Licences.NONE, new LocalPlanLock(), new MemoryEvents(),
-            Layout.DEFAULT, Clock.fixed(NOW, ZoneOffset.UTC));
+    private final Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, LocalLifecycle.active(),
+            new MemoryEvents(), RequestRecords.NONE, Layout.DEFAULT, Clock.fixed(NOW, ZoneOffset.UTC)));
 
     private JsonNode call(String verb, String arguments) {
         return verbs.call(verb, JSON.readTree(arguments));

@@ -4,16 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.compose.ComposerTest;
-import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.manifest.Layout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +31,8 @@ class VerbsTest {
 
     private final MemoryInventory inventory = new MemoryInventory();
     private final MemoryEvents events = new MemoryEvents();
-    private final Verbs verbs = Verbs.of(inventory, new LocalPlanLock(), events, Layout.DEFAULT);
+    private final Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, LocalLifecycle.active(), events,
+            RequestRecords.NONE, Layout.DEFAULT, Clock.systemUTC()));
 
     @BeforeEach
     void nodesReportThemselves() {

@@ -1,0 +1,202 @@
+package dev.mesh.controller.core;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The gate in front of all plan work (DESIGN.md section 10): this controller's {@link Role}, and the
+ * plan lock it holds while active. Mutating verbs and plan execution run through
+ * {@link #whileActive}, which refuses them unless the controller is active and holds the lock with
+ * the current epoch; reads never pass through it and never wait.
+ *
+ * <p>What moves the controller through its life cycle is outside core: the handover (the broker
+ * made it the active consumer, SIGTERM, a crash of the peer) calls {@link #activate()},
+ * {@link #releasing()} and {@link #release()}; the development controller activates once at start
+ * and is the "always active" case of the same gate. A lock lost under an active controller (its
+ * database session ended) drops it to standby; the next {@link #activate()} takes the lock again,
+ * with a new epoch.
+ *
+ * <p>Thread-safe: transitions are serialized; {@link #status()} never blocks.
+ */
+public final class Lifecycle {
+
+    /**
+     * What {@code status} tells of the life cycle.
+     *
+     * @param role this controller's role
+     * @param epoch while active, the epoch it holds; otherwise the latest it held or saw, 0 for none
+     * @param since when it took this role
+     * @param instance this controller's id, e.g. {@code host:pid}
+     * @param previous while active, who held the lock before it, as the store recorded it; otherwise
+     *     {@code ""}
+     * @param active the instance known to be active: this one while active, the peer a standby saw
+     *     last, {@code ""} when none is known
+     */
+    public record Status(Role role, long epoch, Instant since, String instance, String previous, String active) {
+
+        /** Checks the parts. */
+        public Status {
+            Objects.requireNonNull(role, "role");
+            Objects.requireNonNull(since, "since");
+            Objects.requireNonNull(instance, "instance");
+            Objects.requireNonNull(previous, "previous");
+            Objects.requireNonNull(active, "active");
+        }
+    }
+
+    private final PlanLock lock;
+    private final Clock clock;
+    private final Object transitions = new Object();
+    private volatile Status status;
+
+    private Lifecycle(PlanLock lock, String instance, Clock clock) {
+        this.lock = lock;
+        this.clock = clock;
+        this.status = new Status(Role.STANDBY, 0, clock.instant(), instance, "", "");
+    }
+
+    /**
+     * A controller that starts as a standby.
+     *
+     * @param lock the plan lock it holds while active
+     * @param instance this controller's id, e.g. {@code host:pid}
+     * @param clock what {@code since} is read from
+     * @return the life cycle, in {@link Role#STANDBY}
+     * @throws IllegalArgumentException when {@code instance} is blank
+     */
+    public static Lifecycle standby(PlanLock lock, String instance, Clock clock) {
+        Objects.requireNonNull(lock, "lock");
+        Objects.requireNonNull(instance, "instance");
+        Objects.requireNonNull(clock, "clock");
+        if (instance.isBlank()) {
+            throw new IllegalArgumentException("a controller's instance id must not be blank");
+        }
+        return new Lifecycle(lock, instance, clock);
+    }
+
+    /**
+     * Becomes active: takes the plan lock, and with it a new epoch. Does nothing when already
+     * active. When the lock cannot be had the controller stays a standby.
+     *
+     * @return the status as active
+     * @throws VerbException {@code unavailable} when the lock cannot be had (another controller holds
+     *     it past the lock's wait, or the store cannot be reached)
+     * @throws dev.mesh.controller.manifest.MeshException of another category when the store fails
+     *     otherwise
+     * @throws IllegalStateException while releasing
+     */
+    public Status activate() {
+        synchronized (transitions) {
+            Status now = status;
+            if (now.role() == Role.ACTIVE) {
+                return now;
+            }
+            if (now.role() == Role.RELEASING) {
+                throw new IllegalStateException(now.instance() + " is releasing; it cannot become active again");
+            }
+            Tenure tenure = lock.acquire();
+            status = new Status(Role.ACTIVE, tenure.epoch(), tenure.since(), now.instance(), tenure.previous(),
+                    now.instance());
+            return status;
+        }
+    }
+
+    /**
+     * Stops taking plan work (DESIGN.md section 10, the first step of a planned release): from now on
+     * {@link #whileActive} refuses; work already in it finishes under the lock. Does nothing unless
+     * active.
+     */
+    public void releasing() {
+        synchronized (transitions) {
+            Status now = status;
+            if (now.role() == Role.ACTIVE) {
+                status = new Status(Role.RELEASING, now.epoch(), clock.instant(), now.instance(), now.previous(), "");
+            }
+        }
+    }
+
+    /**
+     * Lets go: stops taking plan work, waits for the work holding the lock to end, releases the lock,
+     * and becomes a standby. Does nothing on a standby.
+     */
+    public void release() {
+        releasing();
+        synchronized (transitions) {
+            Status now = status;
+            if (now.role() == Role.RELEASING) {
+                lock.release();
+                status = new Status(Role.STANDBY, now.epoch(), clock.instant(), now.instance(), "", "");
+            }
+        }
+    }
+
+    /**
+     * Tells a standby which controller is active, so that what it refuses names where to go.
+     * Epochs never go down: an older epoch than the one known is ignored.
+     *
+     * @param instance the active controller's id
+     * @param epoch its epoch
+     */
+    public void observe(String instance, long epoch) {
+        Objects.requireNonNull(instance, "instance");
+        synchronized (transitions) {
+            Status now = status;
+            if (now.role() != Role.ACTIVE && epoch >= now.epoch()) {
+                status = new Status(now.role(), epoch, now.since(), now.instance(), now.previous(), instance);
+            }
+        }
+    }
+
+    /**
+     * Runs plan work: only while active, holding the plan lock with the current epoch. A lock found
+     * lost makes this controller a standby.
+     *
+     * @param work a mutating verb or a step of plan execution
+     * @return what {@code work} returns
+     * @throws VerbException {@code unavailable} when this controller is not active (naming the active
+     *     one when it is known) or its lock is lost
+     */
+    public <T> T whileActive(Supplier<T> work) {
+        Objects.requireNonNull(work, "work");
+        Status now = status;
+        if (now.role() != Role.ACTIVE) {
+            throw notActive(now);
+        }
+        try {
+            return lock.holding(work);
+        } catch (VerbException e) {
+            if (e.code() == VerbException.Code.UNAVAILABLE && lock.tenure().isEmpty()) {
+                lost(now);
+            }
+            throw e;
+        }
+    }
+
+    /** @return the role, epoch and peers as of now; never blocks */
+    public Status status() {
+        return status;
+    }
+
+    /** @return whether this controller is active now */
+    public boolean isActive() {
+        return status.role() == Role.ACTIVE;
+    }
+
+    private void lost(Status seen) {
+        synchronized (transitions) {
+            if (status == seen) {
+                status = new Status(Role.STANDBY, seen.epoch(), clock.instant(), seen.instance(), "", "");
+            }
+        }
+    }
+
+    private static VerbException notActive(Status now) {
+        String where = now.active().isEmpty() || now.active().equals(now.instance())
+                ? "no active controller is known to it; retry shortly, or start one"
+                : "the active controller is " + now.active() + " (epoch " + now.epoch() + "); call it, or retry";
+        return new VerbException(VerbException.Code.UNAVAILABLE, "this controller (" + now.instance() + ") is "
+                + now.role().label() + " and changes nothing; " + where, "");
+    }
+}
