@@ -286,8 +286,8 @@ class McpDispatcherTest {
         JsonNode response = send("{\"jsonrpc\": \"2.0\", \"id\": 1,");
 
         assertThat(response.path("error").path("code").asInt()).isEqualTo(-32700);
-        assertThat(response.path("error").path("message").asString()).startsWith("parse error: the message is not "
-                + "one JSON value (").endsWith("); send one JSON-RPC 2.0 object");
+        assertThat(response.path("error").path("message").asString()).isEqualTo("parse error: the message ends "
+                + "inside its JSON value, at line 1, column 28; send one whole JSON-RPC 2.0 object");
         assertThat(response.get("id").isNull()).isTrue();
     }
 
