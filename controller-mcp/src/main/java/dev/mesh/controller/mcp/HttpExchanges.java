@@ -115,7 +115,7 @@ final class HttpExchanges implements HttpHandler {
             throw new IOException("interrupted while waiting to be served: the server is stopping", e);
         }
         try {
-            return dispatcher.exchange(body, principal);
+            return dispatcher.exchange(body, Envelope.of(principal));
         } finally {
             serving.release();
         }

@@ -19,12 +19,12 @@ class DispatcherProperties {
 
     @Property(tries = 500)
     void anyBytes_giveAJsonRpcResponseOrNone_neverAnException(@ForAll byte[] message) {
-        assertAnswered(dispatcher.dispatch(message, "fuzz"));
+        assertAnswered(dispatcher.dispatch(message, Envelope.of("fuzz")));
     }
 
     @Property(tries = 500)
     void anyMessageShapedText_givesAJsonRpcResponseOrNone_neverAnException(@ForAll("messages") String message) {
-        assertAnswered(dispatcher.dispatch(message.getBytes(StandardCharsets.UTF_8), "fuzz"));
+        assertAnswered(dispatcher.dispatch(message.getBytes(StandardCharsets.UTF_8), Envelope.of("fuzz")));
     }
 
     @Property(tries = 200)
@@ -34,7 +34,7 @@ class DispatcherProperties {
         message[1] = (byte) (bigEndian ? 0xFF : 0xFE);
         System.arraycopy(rest, 0, message, 2, rest.length);
 
-        JsonNode json = Fixtures.JSON.readTree(dispatcher.dispatch(message, "fuzz").orElseThrow());
+        JsonNode json = Fixtures.JSON.readTree(dispatcher.dispatch(message, Envelope.of("fuzz")).orElseThrow());
 
         assertThat(json.path("error").path("code").asInt()).isEqualTo(-32700);
         assertThat(json.path("error").path("message").asString()).contains("the body must be UTF-8 JSON");

@@ -15,7 +15,7 @@ class McpDispatcherReadingTest {
     private final McpDispatcher dispatcher = new Fixtures().dispatcher(Identity.ANYONE);
 
     private JsonNode send(byte[] message) {
-        return Fixtures.JSON.readTree(dispatcher.dispatch(message, "tester").orElseThrow());
+        return Fixtures.JSON.readTree(dispatcher.dispatch(message, Envelope.of("tester")).orElseThrow());
     }
 
     private JsonNode send(String message) {

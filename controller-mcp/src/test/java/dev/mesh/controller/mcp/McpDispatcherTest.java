@@ -40,7 +40,7 @@ class McpDispatcherTest {
     }
 
     private JsonNode send(McpDispatcher to, String message) {
-        Optional<byte[]> response = to.dispatch(message.getBytes(StandardCharsets.UTF_8), "tester");
+        Optional<byte[]> response = to.dispatch(message.getBytes(StandardCharsets.UTF_8), Envelope.of("tester"));
         assertThat(response).as("a response to %s", message).isPresent();
         return Fixtures.JSON.readTree(response.get());
     }
@@ -112,14 +112,14 @@ class McpDispatcherTest {
     @Test
     void notificationsInitialized_getsNoResponse() {
         assertThat(dispatcher.dispatch("{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}"
-                .getBytes(StandardCharsets.UTF_8), "tester")).isEmpty();
+                .getBytes(StandardCharsets.UTF_8), Envelope.of("tester"))).isEmpty();
     }
 
     @Test
     void aNotificationOfAVerb_isNotRun_andGetsNoResponse() {
         assertThat(dispatcher.dispatch(("{\"jsonrpc\": \"2.0\", \"method\": \"tools/call\", \"params\": {\"name\": "
                 + "\"assign\", \"arguments\": {\"module\": \"mesh-bus\", \"node\": \"beta\"}}}")
-                .getBytes(StandardCharsets.UTF_8), "tester")).isEmpty();
+                .getBytes(StandardCharsets.UTF_8), Envelope.of("tester"))).isEmpty();
     }
 
     @Test
@@ -398,7 +398,7 @@ class McpDispatcherTest {
         byte[] big = new byte[McpDispatcher.MAX_MESSAGE_BYTES + 1];
         Arrays.fill(big, (byte) ' ');
 
-        JsonNode response = Fixtures.JSON.readTree(dispatcher.dispatch(big, "tester").orElseThrow());
+        JsonNode response = Fixtures.JSON.readTree(dispatcher.dispatch(big, Envelope.of("tester")).orElseThrow());
 
         assertError(response, id("null"), -32600, "invalid request: the message is 1048577 bytes; the limit is "
                 + "1 MiB (1048576 bytes)");
@@ -423,7 +423,7 @@ class McpDispatcherTest {
     @Test
     void jsonNodeMessage_isDispatchedLikeBytes() {
         Optional<JsonNode> response = dispatcher.dispatch(Fixtures.JSON.readTree("{\"jsonrpc\": \"2.0\", \"id\": 1, "
-                + "\"method\": \"ping\"}"), "tester");
+                + "\"method\": \"ping\"}"), Envelope.of("tester"));
 
         assertThat(response).contains(Fixtures.JSON.readTree("{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {}}"));
     }
