@@ -4,6 +4,7 @@ import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.Verbs;
+import dev.mesh.controller.manifest.MeshException;
 import dev.mesh.controller.mcp.internal.Handshake;
 import dev.mesh.controller.mcp.internal.JsonRpc;
 import java.util.List;
@@ -177,9 +178,21 @@ public final class McpDispatcher {
             identity.check(envelope.principal(), verb);
             JsonNode result = verbs.call(requestId, envelope.principal(), verb, arguments);
             return toolResult(result, false);
-        } catch (VerbException e) {
-            return toolResult(toolError(e), true);
+        } catch (MeshException e) {
+            // The identity's store may fail as the verbs' may: both go through the one boundary.
+            return toolResult(toolError(toolFailure(e, verb, envelope)), true);
         }
+    }
+
+    /** The tool error a failure is, via core's one mapping; one that says the controller cannot serve is logged. */
+    private static VerbException toolFailure(MeshException e, String verb, Envelope envelope) {
+        VerbException failure = VerbException.from(e);
+        if (failure.code() == VerbException.Code.UNAVAILABLE) {
+            Throwable cause = failure.getCause() == null ? failure : failure.getCause();
+            LOG.warn("mcp tool call unavailable verb={} principal={} failure={} reason={}", verb,
+                    envelope.principal(), cause.getClass().getSimpleName(), cause.getMessage());
+        }
+        return failure;
     }
 
     /**

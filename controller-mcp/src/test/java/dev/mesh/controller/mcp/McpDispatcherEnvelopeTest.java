@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Identity;
+import dev.mesh.controller.manifest.MeshException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The envelope's request id against {@code _meta}'s. */
+/** The envelope's request id against {@code _meta}'s, and failures of the identity check as tool errors. */
 class McpDispatcherEnvelopeTest {
 
     private final Fixtures fixtures = new Fixtures();
@@ -125,5 +126,35 @@ class McpDispatcherEnvelopeTest {
                 + "\"method\": \"tools/call\", \"params\": {\"name\": \"status\"}}");
 
         assertThat(response.path("result").path("isError").asBoolean()).isFalse();
+    }
+
+    // --- the error boundary: a failure of the hierarchy in the identity check is a tool error
+
+    /** A category of the hierarchy that core does not know, as the store's StoreException is. */
+    static final class DatabaseDownException extends MeshException {
+        private static final long serialVersionUID = 1L;
+
+        DatabaseDownException(String message) {
+            super(message);
+        }
+    }
+
+    @Test
+    void identityCheckFailingWithAMeshException_isAToolErrorUnavailable_neverAnInternalError() {
+        Identity down = (principal, verb) -> {
+            throw new DatabaseDownException("the identity database at localhost:5432 does not answer; start it "
+                    + "with bin/services");
+        };
+
+        JsonNode response = send(fixtures.dispatcher(down), Envelope.of("tester"), "{\"jsonrpc\": \"2.0\", \"id\": 3, "
+                + "\"method\": \"tools/call\", \"params\": {\"name\": \"status\"}}");
+
+        assertThat(response.has("error")).as("a JSON-RPC error in %s", response).isFalse();
+        JsonNode result = response.path("result");
+        assertThat(result.path("isError").asBoolean()).isTrue();
+        assertThat(result.path("structuredContent")).isEqualTo(Fixtures.JSON.readTree("{\"code\": \"unavailable\", "
+                + "\"message\": \"the identity database at localhost:5432 does not answer; start it with "
+                + "bin/services\"}"));
+        assertThat(response.toString()).doesNotContain("DatabaseDownException", "at dev.mesh");
     }
 }
