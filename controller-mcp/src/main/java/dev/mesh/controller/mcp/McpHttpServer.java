@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * MCP's Streamable HTTP transport, JSON responses only (no SSE): {@code POST /mcp} with one JSON-RPC
  * message, answered with {@code application/json}, or {@code 202} with no body for a notification.
  * Every request needs the bearer token; browsers' non-loopback origins are refused; a body over
- * 1 MiB is refused with {@code 413}. See docs/mcp.md for every status it answers.
+ * 1 MiB is refused with {@code 413}; a client that takes longer than {@link Config#readTimeout} to send
+ * its request is closed, and does not hold up the others. See docs/mcp.md for every status it answers.
  *
  * <p>Thread-safe; {@link #stop()} may be called from any thread, more than once.
  */
