@@ -3,6 +3,7 @@ package dev.mesh.controller.mcp;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.mesh.controller.mcp.internal.ExchangeThreads;
 import dev.mesh.controller.mcp.internal.Handshake;
 import dev.mesh.controller.mcp.internal.JsonRpc;
 import dev.mesh.controller.mcp.internal.Origins;
@@ -11,6 +12,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -24,11 +26,15 @@ final class HttpExchanges implements HttpHandler {
     private final McpDispatcher dispatcher;
     private final BearerToken token;
     private final String principal;
+    private final ExchangeThreads threads;
+    private final Semaphore serving;
 
-    HttpExchanges(McpDispatcher dispatcher, BearerToken token, String principal) {
+    HttpExchanges(McpDispatcher dispatcher, McpHttpServer.Config config, ExchangeThreads threads) {
         this.dispatcher = dispatcher;
-        this.token = token;
-        this.principal = principal;
+        this.token = config.token();
+        this.principal = config.principal();
+        this.threads = threads;
+        this.serving = new Semaphore(config.maxConcurrent());
     }
 
     @Override
@@ -93,7 +99,26 @@ final class HttpExchanges implements HttpHandler {
             tooLarge(exchange, -1);
             return;
         }
-        answer(exchange, dispatcher.exchange(body, principal));
+        if (!threads.requestRead()) {
+            // The read timeout passed as the body arrived: the connection is closed, no answer can go.
+            throw new IOException("the request was read after the read timeout");
+        }
+        answer(exchange, dispatch(body));
+    }
+
+    private McpDispatcher.Exchange dispatch(byte[] body) throws IOException {
+        // Only requests read whole and allowed take one of the maxConcurrent places, and only while dispatched.
+        try {
+            serving.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting to be served: the server is stopping", e);
+        }
+        try {
+            return dispatcher.exchange(body, Envelope.of(principal));
+        } finally {
+            serving.release();
+        }
     }
 
     private void answer(HttpExchange exchange, McpDispatcher.Exchange served) throws IOException {

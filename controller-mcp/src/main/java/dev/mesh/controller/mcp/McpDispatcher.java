@@ -4,6 +4,7 @@ import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.verbs.Verbs;
+import dev.mesh.controller.manifest.MeshException;
 import dev.mesh.controller.mcp.internal.Handshake;
 import dev.mesh.controller.mcp.internal.JsonRpc;
 import java.util.List;
@@ -18,9 +19,9 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The one dispatcher behind every transport: one JSON-RPC 2.0 message and who sends it in, the
- * response out (none for a notification). It answers {@code initialize}, {@code ping},
- * {@code tools/list} and {@code tools/call}; a verb's failure is a tool result with {@code isError},
+ * The one dispatcher behind every transport: one JSON-RPC 2.0 message and its {@link Envelope} (who
+ * sends it, and the transport's request id if any) in, the response out (none for a notification). It
+ * answers {@code initialize}, {@code ping}, {@code tools/list} and {@code tools/call}; a verb's failure is a tool result with {@code isError},
  * a malformed message a JSON-RPC error, and an unexpected failure the generic {@code -32603} with an
  * incident id that the log has with the stack trace. See docs/mcp.md.
  *
@@ -37,7 +38,6 @@ public final class McpDispatcher {
 
     private static final Logger LOG = LoggerFactory.getLogger(McpDispatcher.class);
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private static final int MAX_REQUEST_ID_LENGTH = 200;
 
     private final Verbs verbs;
     private final Identity identity;
@@ -60,21 +60,25 @@ public final class McpDispatcher {
     }
 
     /**
+     * Answers one message. Never throws on any message: whatever is wrong with it is the answer.
+     *
      * @param message one message as received: UTF-8 JSON, at most {@link #MAX_MESSAGE_BYTES}
-     * @param principal who sends it, as the transport authenticated it
+     * @param envelope who sends it and, when the transport carries one, its request id
      * @return the response as UTF-8 JSON on one line, or empty for a notification
      */
-    public Optional<byte[]> dispatch(byte[] message, String principal) {
-        return exchange(message, principal).response().map(JsonRpc::write);
+    public Optional<byte[]> dispatch(byte[] message, Envelope envelope) {
+        return exchange(message, envelope).response().map(JsonRpc::write);
     }
 
     /**
-     * @param message one parsed message; the transport that parsed it bounds its size
-     * @param principal who sends it, as the transport authenticated it
+     * Answers one message already parsed. Never throws on any message.
+     *
+     * @param message one parsed message; the transport that parsed it bounds its size and depth
+     * @param envelope who sends it and, when the transport carries one, its request id
      * @return the response, or empty for a notification
      */
-    public Optional<JsonNode> dispatch(JsonNode message, String principal) {
-        return answer(JsonRpc.read(message), principal);
+    public Optional<JsonNode> dispatch(JsonNode message, Envelope envelope) {
+        return answer(JsonRpc.read(message), envelope);
     }
 
     /**
@@ -93,19 +97,19 @@ public final class McpDispatcher {
         }
     }
 
-    /** Like {@link #dispatch(byte[], String)}, saying also which method it was and whether the message was valid. */
-    Exchange exchange(byte[] message, String principal) {
+    /** Like {@link #dispatch(byte[], Envelope)}, saying also which method it was and whether the message was valid. */
+    Exchange exchange(byte[] message, Envelope envelope) {
         JsonRpc.Incoming incoming = JsonRpc.read(message);
         return switch (incoming) {
             case JsonRpc.Invalid invalid -> new Exchange("", Exchange.Status.INVALID, invalid.response());
             case JsonRpc.Notification notification -> new Exchange(notification.method(), Exchange.Status.NOTIFIED,
-                    answer(incoming, principal).orElse(null));
+                    answer(incoming, envelope).orElse(null));
             case JsonRpc.Request request -> new Exchange(request.method(), Exchange.Status.ANSWERED,
-                    answer(incoming, principal).orElseThrow());
+                    answer(incoming, envelope).orElseThrow());
         };
     }
 
-    private Optional<JsonNode> answer(JsonRpc.Incoming incoming, String principal) {
+    private Optional<JsonNode> answer(JsonRpc.Incoming incoming, Envelope envelope) {
         return switch (incoming) {
             case JsonRpc.Invalid invalid -> Optional.of(invalid.response());
             case JsonRpc.Notification notification -> {
@@ -113,17 +117,17 @@ public final class McpDispatcher {
                 LOG.debug("mcp notification ignored method={}", notification.method());
                 yield Optional.empty();
             }
-            case JsonRpc.Request request -> Optional.of(respond(request, principal));
+            case JsonRpc.Request request -> Optional.of(respond(request, envelope));
         };
     }
 
-    private JsonNode respond(JsonRpc.Request request, String principal) {
+    private JsonNode respond(JsonRpc.Request request, Envelope envelope) {
         try {
             JsonNode result = switch (request.method()) {
                 case "initialize" -> Handshake.initialize(request.params(), serverVersion);
                 case "ping" -> NODES.objectNode();
                 case "tools/list" -> toolsList(verbs.tools());
-                case "tools/call" -> toolsCall(request.params(), principal);
+                case "tools/call" -> toolsCall(request.params(), envelope);
                 default -> throw McpException.protocol(JsonRpc.METHOD_NOT_FOUND, "method not found: \""
                         + request.method() + "\"; the methods are initialize, ping, tools/list and tools/call");
             };
@@ -133,8 +137,8 @@ public final class McpDispatcher {
         } catch (RuntimeException e) {
             // The transport boundary: whatever went wrong stays in the log; the client gets an id to quote.
             String incident = UUID.randomUUID().toString();
-            LOG.error("mcp request failed incident={} method={} principal={}", incident, request.method(), principal,
-                    e);
+            LOG.error("mcp request failed incident={} method={} principal={}", incident, request.method(),
+                    envelope.principal(), e);
             return JsonRpc.error(request.id(), JsonRpc.INTERNAL_ERROR, "internal error: the controller could not "
                     + "answer; it logged this as incident " + incident);
         }
@@ -157,7 +161,7 @@ public final class McpDispatcher {
         return result;
     }
 
-    private ObjectNode toolsCall(ObjectNode params, String principal) {
+    private ObjectNode toolsCall(ObjectNode params, Envelope envelope) {
         JsonNode name = params.get("name");
         if (name == null || !name.isString()) {
             throw McpException.protocol(JsonRpc.INVALID_PARAMS, "invalid params: tools/call needs \"name\", the "
@@ -168,34 +172,27 @@ public final class McpDispatcher {
             throw McpException.protocol(JsonRpc.INVALID_PARAMS, "invalid params: \"arguments\" of tools/call must "
                     + "be an object, not " + JsonRpc.kind(arguments));
         }
-        String requestId = requestId(params.get("_meta"));
+        String requestId = RequestIds.of(envelope, params.get("_meta")).orElse(null);
+        String verb = name.asString();
         try {
-            identity.check(principal, name.asString());
-            JsonNode result = verbs.call(requestId, principal, name.asString(), arguments);
+            identity.check(envelope.principal(), verb);
+            JsonNode result = verbs.call(requestId, envelope.principal(), verb, arguments);
             return toolResult(result, false);
-        } catch (VerbException e) {
-            return toolResult(toolError(e), true);
+        } catch (MeshException e) {
+            // The identity's store may fail as the verbs' may: both go through the one boundary.
+            return toolResult(toolError(toolFailure(e, verb, envelope)), true);
         }
     }
 
-    private static String requestId(JsonNode meta) {
-        if (meta == null) {
-            return null;
+    /** The tool error a failure is, via core's one mapping; one that says the controller cannot serve is logged. */
+    private static VerbException toolFailure(MeshException e, String verb, Envelope envelope) {
+        VerbException failure = VerbException.from(e);
+        if (failure.code() == VerbException.Code.UNAVAILABLE) {
+            Throwable cause = failure.getCause() == null ? failure : failure.getCause();
+            LOG.warn("mcp tool call unavailable verb={} principal={} failure={} reason={}", verb,
+                    envelope.principal(), cause.getClass().getSimpleName(), cause.getMessage());
         }
-        if (!meta.isObject()) {
-            throw McpException.protocol(JsonRpc.INVALID_PARAMS, "invalid params: \"_meta\" of tools/call must be an "
-                    + "object, not " + JsonRpc.kind(meta));
-        }
-        JsonNode id = meta.get(REQUEST_ID_META);
-        if (id == null) {
-            return null;
-        }
-        if (!id.isString() || id.asString().isEmpty() || id.asString().length() > MAX_REQUEST_ID_LENGTH) {
-            throw McpException.protocol(JsonRpc.INVALID_PARAMS, "invalid params: _meta[\"" + REQUEST_ID_META
-                    + "\"] must be a string of 1 to " + MAX_REQUEST_ID_LENGTH + " characters, not "
-                    + (id.isString() ? "one of " + id.asString().length() : JsonRpc.kind(id)));
-        }
-        return id.asString();
+        return failure;
     }
 
     /**

@@ -1,11 +1,12 @@
 package dev.mesh.controller.mcp;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.mesh.controller.mcp.internal.BoundedExecutor;
+import dev.mesh.controller.mcp.internal.ExchangeThreads;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * MCP's Streamable HTTP transport, JSON responses only (no SSE): {@code POST /mcp} with one JSON-RPC
  * message, answered with {@code application/json}, or {@code 202} with no body for a notification.
  * Every request needs the bearer token; browsers' non-loopback origins are refused; a body over
- * 1 MiB is refused with {@code 413}. See docs/mcp.md for every status it answers.
+ * 1 MiB is refused with {@code 413}; a client that takes longer than {@link Config#readTimeout} to send
+ * its request is closed, and does not hold up the others. See docs/mcp.md for every status it answers.
  *
  * <p>Thread-safe; {@link #stop()} may be called from any thread, more than once.
  */
@@ -22,6 +24,12 @@ public final class McpHttpServer implements AutoCloseable {
 
     /** The path of the MCP endpoint. */
     public static final String PATH = "/mcp";
+
+    /**
+     * How many connections may be open with a request being read or served at once; one more is closed
+     * at once, so that the JDK server's dispatcher thread never waits (docs/mcp.md, "Slow clients").
+     */
+    static final int MAX_OPEN_EXCHANGES = 1024;
 
     private static final Logger LOG = LoggerFactory.getLogger(McpHttpServer.class);
 
@@ -34,21 +42,57 @@ public final class McpHttpServer implements AutoCloseable {
      * @param token the bearer token every request must carry
      * @param principal who a request with the token is, for {@link dev.mesh.controller.core.Identity}
      * @param maxConcurrent how many requests are served at once; more wait for one to finish
+     * @param readTimeout how long a client may take to send a request, headers and body, from its first
+     *     byte; a connection still sending after that is closed
      */
     public record Config(InetSocketAddress address, boolean allowNonLoopback, BearerToken token, String principal,
-            int maxConcurrent) {
+            int maxConcurrent, Duration readTimeout) {
 
         /** The default of {@link #maxConcurrent}. */
         public static final int DEFAULT_MAX_CONCURRENT = 64;
+        /** The default of {@link #readTimeout}: ample for 1 MiB on loopback, short for a client that stalls. */
+        public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(10);
 
-        /** Checks the parts. */
+        /**
+         * Checks the parts.
+         *
+         * @throws IllegalArgumentException when {@code maxConcurrent} is below 1 or {@code readTimeout} is
+         *     not positive
+         */
         public Config {
             Objects.requireNonNull(address, "address");
             Objects.requireNonNull(token, "token");
             Objects.requireNonNull(principal, "principal");
+            Objects.requireNonNull(readTimeout, "readTimeout");
             if (maxConcurrent < 1) {
                 throw new IllegalArgumentException("maxConcurrent must be at least 1, not " + maxConcurrent);
             }
+            if (readTimeout.isNegative() || readTimeout.isZero()) {
+                throw new IllegalArgumentException("readTimeout must be positive, not " + readTimeout);
+            }
+        }
+
+        /**
+         * A configuration with the default {@link #readTimeout}.
+         *
+         * @param address where to listen; port 0 for any free port
+         * @param allowNonLoopback whether an address other than loopback is allowed
+         * @param token the bearer token every request must carry
+         * @param principal who a request with the token is
+         * @param maxConcurrent how many requests are served at once
+         * @throws IllegalArgumentException when {@code maxConcurrent} is below 1
+         */
+        public Config(InetSocketAddress address, boolean allowNonLoopback, BearerToken token, String principal,
+                int maxConcurrent) {
+            this(address, allowNonLoopback, token, principal, maxConcurrent, DEFAULT_READ_TIMEOUT);
+        }
+
+        /**
+         * @param readTimeout how long a client may take to send a request
+         * @return this configuration with that read timeout
+         */
+        public Config withReadTimeout(Duration readTimeout) {
+            return new Config(address, allowNonLoopback, token, principal, maxConcurrent, readTimeout);
         }
 
         /**
@@ -64,11 +108,13 @@ public final class McpHttpServer implements AutoCloseable {
     }
 
     private final HttpServer server;
+    private final ExchangeThreads threads;
     private final URI endpoint;
     private boolean stopped;
 
-    private McpHttpServer(HttpServer server, URI endpoint) {
+    private McpHttpServer(HttpServer server, ExchangeThreads threads, URI endpoint) {
         this.server = server;
+        this.threads = threads;
         this.endpoint = endpoint;
     }
 
@@ -100,15 +146,18 @@ public final class McpHttpServer implements AutoCloseable {
                     + address.getPort() + " (" + e.getMessage() + "); is another controller running there? choose "
                     + "another port, or 0 for any free one", e);
         }
-        server.createContext("/", new HttpExchanges(dispatcher, config.token(), config.principal()));
-        server.setExecutor(new BoundedExecutor("mcp-http-", config.maxConcurrent()));
+        // Reading a request happens on the executor's threads; each is bounded there (docs/mcp.md, "Slow clients").
+        ExchangeThreads threads = new ExchangeThreads("mcp-http-", MAX_OPEN_EXCHANGES, config.readTimeout());
+        server.createContext("/", new HttpExchanges(dispatcher, config, threads));
+        server.setExecutor(threads);
         server.start();
         InetSocketAddress bound = server.getAddress();
         String host = bound.getAddress().getHostAddress();
         URI endpoint = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + bound.getPort()
                 + PATH);
-        LOG.info("mcp http server started endpoint={} maxConcurrent={}", endpoint, config.maxConcurrent());
-        return new McpHttpServer(server, endpoint);
+        LOG.info("mcp http server started endpoint={} maxConcurrent={} readTimeoutMs={}", endpoint,
+                config.maxConcurrent(), config.readTimeout().toMillis());
+        return new McpHttpServer(server, threads, endpoint);
     }
 
     /** @return the port it listens on (the one chosen when the configuration said 0) */
@@ -133,6 +182,7 @@ public final class McpHttpServer implements AutoCloseable {
             stopped = true;
         }
         server.stop(1);
+        threads.close();
         LOG.info("mcp http server stopped endpoint={}", endpoint);
     }
 

@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 
@@ -86,17 +85,17 @@ public final class StdioBridge {
                 LOG.debug("mcp stdio notification ignored method={}", notification.method());
                 yield Optional.empty();
             }
-            case JsonRpc.Request request -> Optional.of(respond(request, message));
+            case JsonRpc.Request request -> Optional.of(respond(request));
         };
     }
 
-    private JsonNode respond(JsonRpc.Request request, byte[] message) {
+    private JsonNode respond(JsonRpc.Request request) {
         try {
             return switch (request.method()) {
                 case "initialize" -> JsonRpc.result(request.id(), Handshake.initialize(request.params(),
                         serverVersion));
                 case "ping" -> JsonRpc.result(request.id(), JsonNodeFactory.instance.objectNode());
-                case "tools/list", "tools/call" -> forward(request, message);
+                case "tools/list", "tools/call" -> forward(request);
                 default -> JsonRpc.error(request.id(), JsonRpc.METHOD_NOT_FOUND, "method not found: \""
                         + request.method() + "\"; the methods are initialize, ping, tools/list and tools/call");
             };
@@ -105,16 +104,14 @@ public final class StdioBridge {
         }
     }
 
-    private JsonNode forward(JsonRpc.Request request, byte[] message) {
+    private JsonNode forward(JsonRpc.Request request) {
         try {
-            JsonNode response = client.exchange(JsonRpc.MAPPER.readTree(message)).orElseThrow();
+            JsonNode response = client.exchange(request.message()).orElseThrow();
             if (!response.has("result") && !response.has("error")) {
                 return JsonRpc.error(request.id(), JsonRpc.INTERNAL_ERROR, "internal error: the controller at "
                         + client.endpoint() + " answered " + request.method() + " without a result or an error");
             }
             return response;
-        } catch (JacksonException e) {
-            throw new IllegalStateException("a message read once did not read again", e);
         } catch (McpException e) {
             LOG.warn("mcp stdio forward failed method={} kind={} reason={}", request.method(), e.kind(),
                     e.getMessage());

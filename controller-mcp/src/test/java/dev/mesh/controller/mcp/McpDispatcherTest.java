@@ -40,7 +40,7 @@ class McpDispatcherTest {
     }
 
     private JsonNode send(McpDispatcher to, String message) {
-        Optional<byte[]> response = to.dispatch(message.getBytes(StandardCharsets.UTF_8), "tester");
+        Optional<byte[]> response = to.dispatch(message.getBytes(StandardCharsets.UTF_8), Envelope.of("tester"));
         assertThat(response).as("a response to %s", message).isPresent();
         return Fixtures.JSON.readTree(response.get());
     }
@@ -112,14 +112,14 @@ class McpDispatcherTest {
     @Test
     void notificationsInitialized_getsNoResponse() {
         assertThat(dispatcher.dispatch("{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}"
-                .getBytes(StandardCharsets.UTF_8), "tester")).isEmpty();
+                .getBytes(StandardCharsets.UTF_8), Envelope.of("tester"))).isEmpty();
     }
 
     @Test
     void aNotificationOfAVerb_isNotRun_andGetsNoResponse() {
         assertThat(dispatcher.dispatch(("{\"jsonrpc\": \"2.0\", \"method\": \"tools/call\", \"params\": {\"name\": "
                 + "\"assign\", \"arguments\": {\"module\": \"mesh-bus\", \"node\": \"beta\"}}}")
-                .getBytes(StandardCharsets.UTF_8), "tester")).isEmpty();
+                .getBytes(StandardCharsets.UTF_8), Envelope.of("tester"))).isEmpty();
     }
 
     @Test
@@ -286,8 +286,8 @@ class McpDispatcherTest {
         JsonNode response = send("{\"jsonrpc\": \"2.0\", \"id\": 1,");
 
         assertThat(response.path("error").path("code").asInt()).isEqualTo(-32700);
-        assertThat(response.path("error").path("message").asString()).startsWith("parse error: the message is not "
-                + "one JSON value (").endsWith("); send one JSON-RPC 2.0 object");
+        assertThat(response.path("error").path("message").asString()).isEqualTo("parse error: the message ends "
+                + "inside its JSON value, at line 1, column 28; send one whole JSON-RPC 2.0 object");
         assertThat(response.get("id").isNull()).isTrue();
     }
 
@@ -398,7 +398,7 @@ class McpDispatcherTest {
         byte[] big = new byte[McpDispatcher.MAX_MESSAGE_BYTES + 1];
         Arrays.fill(big, (byte) ' ');
 
-        JsonNode response = Fixtures.JSON.readTree(dispatcher.dispatch(big, "tester").orElseThrow());
+        JsonNode response = Fixtures.JSON.readTree(dispatcher.dispatch(big, Envelope.of("tester")).orElseThrow());
 
         assertError(response, id("null"), -32600, "invalid request: the message is 1048577 bytes; the limit is "
                 + "1 MiB (1048576 bytes)");
@@ -423,7 +423,7 @@ class McpDispatcherTest {
     @Test
     void jsonNodeMessage_isDispatchedLikeBytes() {
         Optional<JsonNode> response = dispatcher.dispatch(Fixtures.JSON.readTree("{\"jsonrpc\": \"2.0\", \"id\": 1, "
-                + "\"method\": \"ping\"}"), "tester");
+                + "\"method\": \"ping\"}"), Envelope.of("tester"));
 
         assertThat(response).contains(Fixtures.JSON.readTree("{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {}}"));
     }

@@ -9,6 +9,11 @@ import java.util.concurrent.ThreadFactory;
  * Runs each task on its own virtual thread, at most {@code limit} at once: when all are busy,
  * {@link #execute} waits for one to finish, so the HTTP server stops taking requests rather than
  * piling them up.
+ *
+ * <p>No longer {@code McpHttpServer}'s executor: waiting in {@link #execute} stops the JDK server's one
+ * dispatcher thread, so stalled clients froze it ({@link ExchangeThreads} replaces it, docs/mcp.md
+ * "Slow clients"). Kept only for controller-bench's {@code HttpBenchmark}, which should move to
+ * {@link ExchangeThreads}.
  */
 public final class BoundedExecutor implements Executor {
 

@@ -1,7 +1,7 @@
 package dev.mesh.controller.mcp.internal;
 
+import dev.mesh.controller.mcp.McpException;
 import java.nio.charset.StandardCharsets;
-import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -26,7 +26,11 @@ public final class JsonRpc {
     /** Implementation-defined server error: the controller behind a bridge cannot be reached. */
     public static final int UNAVAILABLE = -32000;
 
-    /** Strict reading: a duplicate key or anything after the message is a parse error. */
+    /**
+     * Writes messages, and reads answers (a client's): strict (a duplicate key or anything after the value
+     * is an error) but with Jackson's default limits. Received messages are read by {@link #read(byte[])},
+     * within the limits of docs/mcp.md.
+     */
     public static final JsonMapper MAPPER = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -47,8 +51,9 @@ public final class JsonRpc {
      * @param id a string or a number, echoed in the response
      * @param method the method
      * @param params the parameters, an empty object when absent
+     * @param message the whole message, as read
      */
-    public record Request(JsonNode id, String method, ObjectNode params) implements Incoming {
+    public record Request(JsonNode id, String method, ObjectNode params, ObjectNode message) implements Incoming {
     }
 
     /**
@@ -68,7 +73,8 @@ public final class JsonRpc {
     }
 
     /**
-     * @param bytes one message as received (UTF-8 JSON)
+     * @param bytes one message as received: UTF-8 JSON (anything else is a parse error), at most
+     *     {@link #MAX_MESSAGE_BYTES}, within the reader's limits (docs/mcp.md)
      * @return what it is; never throws on any input
      */
     public static Incoming read(byte[] bytes) {
@@ -77,10 +83,9 @@ public final class JsonRpc {
         }
         JsonNode message;
         try {
-            message = MAPPER.readTree(bytes);
-        } catch (JacksonException e) {
-            return new Invalid(error(null, PARSE_ERROR, "parse error: the message is not one JSON value ("
-                    + firstLine(e.getOriginalMessage()) + "); send one JSON-RPC 2.0 object"));
+            message = JsonText.parse(bytes);
+        } catch (McpException e) {
+            return new Invalid(error(null, e.rpcCode(), e.getMessage()));
         }
         if (message == null || message.isMissingNode()) {
             return new Invalid(error(null, PARSE_ERROR, "parse error: the message is empty; send one JSON-RPC 2.0 "
@@ -112,6 +117,11 @@ public final class JsonRpc {
             return new Invalid(error(null, INVALID_REQUEST, "invalid request: \"id\" must be a string or a number, "
                     + "not " + kind(id)));
         }
+        if (id != null && id.isFloatingPointNumber() && !Double.isFinite(id.asDouble())) {
+            // Read as infinity, it would be written back as the string "Infinity": another type, another id.
+            return new Invalid(error(null, INVALID_REQUEST, "invalid request: \"id\" is a number beyond the range "
+                    + "of a double (about ±1.8e308), so it cannot be echoed as sent; use a string or an integer id"));
+        }
         JsonNode method = message.get("method");
         if (method == null || !method.isString()) {
             return new Invalid(error(id, INVALID_REQUEST, "invalid request: \"method\" is required: a string"
@@ -125,7 +135,8 @@ public final class JsonRpc {
             return new Invalid(error(id, INVALID_PARAMS, "invalid params: \"params\" of " + method.asString()
                     + " must be an object, not " + kind(params)));
         }
-        return new Request(id, method.asString(), params == null ? NODES.objectNode() : (ObjectNode) params);
+        return new Request(id, method.asString(), params == null ? NODES.objectNode() : (ObjectNode) params,
+                (ObjectNode) message);
     }
 
     /**
@@ -188,14 +199,5 @@ public final class JsonRpc {
      */
     public static String text(byte[] text) {
         return new String(text, StandardCharsets.UTF_8);
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "malformed JSON";
-        }
-        int end = message.indexOf('\n');
-        String line = end < 0 ? message : message.substring(0, end);
-        return line.length() > 200 ? line.substring(0, 200) + "…" : line;
     }
 }
