@@ -1,5 +1,7 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.cli.CommandException;
+import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.manifest.ManifestException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -70,12 +72,8 @@ final class ServeCommand implements Callable<Integer> {
         try {
             loader = Optional.ofNullable(mesh).map(MeshLoader::read);
         } catch (ManifestException e) {
-            PrintWriter err = spec.commandLine().getErr();
-            e.problems().forEach(err::println);
-            err.println("mesh-controller: the mesh file " + mesh + " has " + e.problems().size() + " problem"
-                    + (e.problems().size() == 1 ? "" : "s") + "; nothing was started");
-            err.flush();
-            return 1;
+            throw new CommandException("the mesh file " + mesh + " has " + e.problems().size() + " problem"
+                    + (e.problems().size() == 1 ? "" : "s") + "; nothing was started", e);
         }
         DevController controller = DevController.start(state, address, allowRemote, loader);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -3,6 +3,8 @@ package dev.mesh.controller.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.mesh.controller.cli.ConfigException;
+import dev.mesh.controller.cli.Failures;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -114,9 +116,9 @@ class ConfigTest {
         env.remove("MESH_STORE_INVENTORY_FILE");
         env.remove("MESH_STORE_LICENCES_PORT");
         StringWriter err = new StringWriter();
-        CommandLine commandLine = Main.commandLine().setErr(new PrintWriter(err));
+        CommandLine commandLine = Main.commandLine(env).setErr(new PrintWriter(err));
 
-        int exit = Main.exitOnFailure(catchThrowableOfType(ConfigException.class, () -> Config.from(env)),
+        int exit = Failures.print(catchThrowableOfType(ConfigException.class, () -> Config.from(env)),
                 commandLine, null);
 
         assertThat(exit).isEqualTo(2);
