@@ -46,6 +46,7 @@ final class PrepareCommand implements Callable<Integer> {
         Config config = Config.from(env);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        config.warnings().forEach(warning -> err.println("mesh-controller: warning: " + warning));
         int failed = 0;
         int changed = 0;
         for (Database database : Database.values()) {

@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,6 +110,34 @@ class ConfigTest {
             assertThat(problems()).as(bad).singleElement()
                     .satisfies(line -> assertThat(line).startsWith("MESH_STORE_LICENCES_PORT=" + bad + " is not host:port"));
         }
+    }
+
+    @Test
+    void from_credentialsReadableByOthers_warnsOncePerFile_namingItAndChmod() throws IOException {
+        Path inventory = Path.of(env.get("MESH_STORE_INVENTORY_FILE"));
+        Path licences = Path.of(env.get("MESH_STORE_LICENCES_FILE"));
+        env.put("MESH_STORE_IDENTITY_FILE", inventory.toString());
+        Files.setPosixFilePermissions(inventory, PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(licences, PosixFilePermissions.fromString("rw-r-----"));
+
+        Config config = Config.from(env);
+
+        assertThat(config.warnings()).containsExactly(
+                "MESH_STORE_INVENTORY_FILE=" + inventory + ": the credentials file has mode rw-r--r--, so other users "
+                        + "of this machine may read its password; run chmod 600 " + inventory,
+                "MESH_STORE_LICENCES_FILE=" + licences + ": the credentials file has mode rw-r-----, so other users "
+                        + "of this machine may read its password; run chmod 600 " + licences);
+        assertThat(String.join("\n", config.warnings())).doesNotContain(PASSWORD);
+    }
+
+    @Test
+    void from_credentialsForTheOwnerOnly_noWarning() throws IOException {
+        for (String role : List.of("INVENTORY", "IDENTITY", "LICENCES")) {
+            Files.setPosixFilePermissions(Path.of(env.get("MESH_STORE_" + role + "_FILE")),
+                    PosixFilePermissions.fromString("rw-------"));
+        }
+
+        assertThat(Config.from(env).warnings()).isEmpty();
     }
 
     @Test
