@@ -1,11 +1,15 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.cli.ConfigException;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,16 +25,24 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Everything is checked before anything connects: {@link #from} reports every problem at once,
  * one line each naming the variable, the file and the fix. A password never appears in a message
- * or in {@code toString()} ({@link Endpoint} masks it).
+ * or in {@code toString()} ({@link Endpoint} masks it). A credentials file that group or others may
+ * read is no problem but a warning, once per file, naming it and {@code chmod 600 FILE}.
  *
  * @param inventory the inventory database
  * @param identity the identity database
  * @param licences the licences database
+ * @param warnings one line per credentials file readable by others, for standard error
  */
-record Config(Endpoint inventory, Endpoint identity, Endpoint licences) {
+record Config(Endpoint inventory, Endpoint identity, Endpoint licences, List<String> warnings) {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
     private static final Set<String> CREDENTIAL_FIELDS = Set.of("user", "password", "database");
+    private static final Set<PosixFilePermission> READABLE_BY_OTHERS = Set.of(PosixFilePermission.GROUP_READ,
+            PosixFilePermission.OTHERS_READ);
+
+    Config {
+        warnings = List.copyOf(warnings);
+    }
 
     /**
      * @param database one of the three
@@ -53,21 +65,26 @@ record Config(Endpoint inventory, Endpoint identity, Endpoint licences) {
      */
     static Config from(Map<String, String> env) {
         List<String> problems = new ArrayList<>();
-        Endpoint inventory = endpoint(Database.INVENTORY, env, problems);
-        Endpoint identity = endpoint(Database.IDENTITY, env, problems);
-        Endpoint licences = endpoint(Database.LICENCES, env, problems);
+        Map<Path, String> warnings = new LinkedHashMap<>();
+        Endpoint inventory = endpoint(Database.INVENTORY, env, problems, warnings);
+        Endpoint identity = endpoint(Database.IDENTITY, env, problems, warnings);
+        Endpoint licences = endpoint(Database.LICENCES, env, problems, warnings);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new Config(inventory, identity, licences);
+        return new Config(inventory, identity, licences, List.copyOf(warnings.values()));
     }
 
-    private static Endpoint endpoint(Database database, Map<String, String> env, List<String> problems) {
+    private static Endpoint endpoint(Database database, Map<String, String> env, List<String> problems,
+            Map<Path, String> warnings) {
         String prefix = "MESH_STORE_" + database.name();
         String fileVariable = prefix + "_FILE";
         String portVariable = prefix + "_PORT";
         Address address = address(portVariable, env.get(portVariable), problems);
         JsonNode credentials = credentials(fileVariable, env.get(fileVariable), problems);
+        if (credentials != null) {
+            warnIfReadableByOthers(fileVariable, Path.of(env.get(fileVariable)), warnings);
+        }
         if (address == null || credentials == null) {
             return null;
         }
@@ -155,6 +172,26 @@ record Config(Endpoint inventory, Endpoint identity, Endpoint licences) {
             return null;
         }
         return json;
+    }
+
+    /** One warning per file, however many variables name it: the first names it. */
+    private static void warnIfReadableByOthers(String variable, Path file, Map<Path, String> warnings) {
+        Path key = file.toAbsolutePath().normalize();
+        if (warnings.containsKey(key)) {
+            return;
+        }
+        Set<PosixFilePermission> mode;
+        try {
+            mode = Files.getPosixFilePermissions(file);
+        } catch (IOException | UnsupportedOperationException e) {
+            // Read a moment ago, so it exists; no mode to tell (not a POSIX file system) is no warning.
+            return;
+        }
+        if (mode.stream().anyMatch(READABLE_BY_OTHERS::contains)) {
+            warnings.put(key, variable + "=" + file + ": the credentials file has mode "
+                    + PosixFilePermissions.toString(mode) + ", so other users of this machine may read its password; "
+                    + "run chmod 600 " + file);
+        }
     }
 
     private static String why(Path file, Exception e) {

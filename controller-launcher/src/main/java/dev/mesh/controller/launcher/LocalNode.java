@@ -1,5 +1,6 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.core.Node;
 import java.io.IOException;
 import java.net.Inet4Address;

@@ -1,5 +1,6 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;

@@ -1,5 +1,7 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.cli.Failures;
+import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.MigrationReport;
 import dev.mesh.controller.store.Migrations;
@@ -44,6 +46,7 @@ final class PrepareCommand implements Callable<Integer> {
         Config config = Config.from(env);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        config.warnings().forEach(warning -> err.println("mesh-controller: warning: " + warning));
         int failed = 0;
         int changed = 0;
         for (Database database : Database.values()) {
@@ -52,8 +55,7 @@ final class PrepareCommand implements Callable<Integer> {
                 out.println(report.text());
                 changed += report.changed() ? 1 : 0;
             } catch (StoreException e) {
-                err.println("mesh-controller: " + database.label() + ": " + e.getMessage().strip()
-                        .replaceAll("\\s*\\R\\s*", " "));
+                err.println("mesh-controller: " + database.label() + ": " + Failures.line(e));
                 failed++;
             }
         }

@@ -1,9 +1,13 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.cli.CommandException;
+import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.manifest.ManifestException;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -19,6 +23,10 @@ import picocli.CommandLine.Spec;
  * {@code mesh-controller serve --dev [--state DIR] [--http HOST:PORT] [--mesh FILE]}: runs the
  * development controller ({@link DevController}) until SIGTERM or SIGINT, after one ready line
  * with its endpoint. The mesh's own controller ({@code serve} with the broker) is not built yet.
+ *
+ * <p>Everything the command line decides is checked before the embedded store starts (which is
+ * slow, and leaves a state directory behind): {@code --http} is a loopback address unless
+ * {@code --allow-remote}, its port can be listened on, and the mesh file is valid.
  */
 @Command(name = "serve",
         mixinStandardHelpOptions = true,
@@ -66,16 +74,18 @@ final class ServeCommand implements Callable<Integer> {
                     + "controller only (the mesh's controller needs the broker, which comes later)");
         }
         InetSocketAddress address = address(http);
+        if (!allowRemote && !address.getAddress().isLoopbackAddress()) {
+            throw new ParameterException(spec.commandLine(), "--http " + http + " is not a loopback address: every "
+                    + "machine that reaches it could try the token; listen on 127.0.0.1 (the default), or add "
+                    + "--allow-remote to serve other machines too");
+        }
+        checkListenable(address);
         Optional<MeshLoader> loader;
         try {
             loader = Optional.ofNullable(mesh).map(MeshLoader::read);
         } catch (ManifestException e) {
-            PrintWriter err = spec.commandLine().getErr();
-            e.problems().forEach(err::println);
-            err.println("mesh-controller: the mesh file " + mesh + " has " + e.problems().size() + " problem"
-                    + (e.problems().size() == 1 ? "" : "s") + "; nothing was started");
-            err.flush();
-            return 1;
+            throw new CommandException("the mesh file " + mesh + " has " + e.problems().size() + " problem"
+                    + (e.problems().size() == 1 ? "" : "s") + "; nothing was started", e);
         }
         DevController controller = DevController.start(state, address, allowRemote, loader);
         CountDownLatch stopped = new CountDownLatch(1);
@@ -94,6 +104,25 @@ final class ServeCommand implements Callable<Integer> {
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    /**
+     * Binds the address and lets it go again, so that a port in use stops the start before the store
+     * does. The HTTP server binds it again once the verbs are ready, to serve nothing before that;
+     * another process may take the port in between, and then the start fails there, as before.
+     */
+    private void checkListenable(InetSocketAddress address) {
+        if (address.getPort() == 0) {
+            return;
+        }
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(address);
+        } catch (IOException e) {
+            throw new CommandException("--http " + http + ": cannot listen there (" + e.getMessage() + "); is another "
+                    + "controller running on it? stop it, or choose another port with --http HOST:PORT (port 0 for "
+                    + "any free one); nothing was started", e);
+        }
     }
 
     private InetSocketAddress address(String hostPort) {

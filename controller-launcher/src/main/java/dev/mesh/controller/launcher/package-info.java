@@ -1,8 +1,8 @@
 /**
- * The {@code mesh-controller} command: its command line, and the one place where failures become
- * exit codes and text for the user ({@link dev.mesh.controller.launcher.Main}).
- *
- * <p>Exit codes: {@code 0} success, {@code 1} a problem was found or the command failed, {@code 2}
- * the command line was wrong. Nothing here prints a stack trace.
+ * The {@code mesh-controller} process: {@link dev.mesh.controller.launcher.Main}, which adds the
+ * commands that need the store ({@code prepare}, {@code serve --dev}) to the command line of
+ * {@code dev.mesh.controller.cli}, the configuration from the environment, the wiring of the
+ * development controller, and the process bundle. Failures become exit codes and text through
+ * {@code dev.mesh.controller.cli.Failures} only; nothing here prints a stack trace.
  */
 package dev.mesh.controller.launcher;

@@ -5,7 +5,7 @@ import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 
-/** Runs the command line in-process, capturing what it prints. */
+/** Runs the whole command line, as {@link Main} builds it, in-process, capturing what it prints. */
 final class Cli {
 
     private Cli() {

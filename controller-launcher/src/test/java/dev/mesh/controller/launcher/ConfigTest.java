@@ -3,11 +3,14 @@ package dev.mesh.controller.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.mesh.controller.cli.ConfigException;
+import dev.mesh.controller.cli.Failures;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,13 +113,41 @@ class ConfigTest {
     }
 
     @Test
+    void from_credentialsReadableByOthers_warnsOncePerFile_namingItAndChmod() throws IOException {
+        Path inventory = Path.of(env.get("MESH_STORE_INVENTORY_FILE"));
+        Path licences = Path.of(env.get("MESH_STORE_LICENCES_FILE"));
+        env.put("MESH_STORE_IDENTITY_FILE", inventory.toString());
+        Files.setPosixFilePermissions(inventory, PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(licences, PosixFilePermissions.fromString("rw-r-----"));
+
+        Config config = Config.from(env);
+
+        assertThat(config.warnings()).containsExactly(
+                "MESH_STORE_INVENTORY_FILE=" + inventory + ": the credentials file has mode rw-r--r--, so other users "
+                        + "of this machine may read its password; run chmod 600 " + inventory,
+                "MESH_STORE_LICENCES_FILE=" + licences + ": the credentials file has mode rw-r-----, so other users "
+                        + "of this machine may read its password; run chmod 600 " + licences);
+        assertThat(String.join("\n", config.warnings())).doesNotContain(PASSWORD);
+    }
+
+    @Test
+    void from_credentialsForTheOwnerOnly_noWarning() throws IOException {
+        for (String role : List.of("INVENTORY", "IDENTITY", "LICENCES")) {
+            Files.setPosixFilePermissions(Path.of(env.get("MESH_STORE_" + role + "_FILE")),
+                    PosixFilePermissions.fromString("rw-------"));
+        }
+
+        assertThat(Config.from(env).warnings()).isEmpty();
+    }
+
+    @Test
     void main_configProblem_printsEachLine_exits2() {
         env.remove("MESH_STORE_INVENTORY_FILE");
         env.remove("MESH_STORE_LICENCES_PORT");
         StringWriter err = new StringWriter();
-        CommandLine commandLine = Main.commandLine().setErr(new PrintWriter(err));
+        CommandLine commandLine = Main.commandLine(env).setErr(new PrintWriter(err));
 
-        int exit = Main.exitOnFailure(catchThrowableOfType(ConfigException.class, () -> Config.from(env)),
+        int exit = Failures.print(catchThrowableOfType(ConfigException.class, () -> Config.from(env)),
                 commandLine, null);
 
         assertThat(exit).isEqualTo(2);

@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -80,6 +81,21 @@ class PrepareCommandIT {
         assertThat(run.lines()).hasSize(3).last().isEqualTo("1 of 3 databases could not be prepared");
         assertThat(run.err()).startsWith("mesh-controller: licences: could not migrate the licences database")
                 .contains("prepare").doesNotContain("\tat ");
+    }
+
+    @Test
+    void prepare_credentialsReadableByOthers_warnsOnStandardError_andPrepares() throws IOException {
+        Map<String, String> env = environment(Map.of());
+        Path inventory = Path.of(env.get("MESH_STORE_INVENTORY_FILE"));
+        Files.setPosixFilePermissions(inventory, PosixFilePermissions.fromString("rw-r--r--"));
+
+        Cli.Run run = Cli.run(env, "prepare");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err().lines()).containsExactly("mesh-controller: warning: MESH_STORE_INVENTORY_FILE=" + inventory
+                + ": the credentials file has mode rw-r--r--, so other users of this machine may read its password; "
+                + "run chmod 600 " + inventory);
+        assertThat(run.lines()).last().isEqualTo("prepared: 3 of 3 databases migrated");
     }
 
     @Test
@@ -154,6 +170,8 @@ class PrepareCommandIT {
             Files.writeString(file, "{\"user\": \"" + server.user() + "\", \"password\": \"" + password()
                     + "\", \"database\": \"" + names.getOrDefault(role, databases.endpoint(database).database())
                     + "\"}");
+            // As a user keeps credentials: for the owner only (a file others may read draws a warning).
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
             String variable = "MESH_STORE_" + role.toUpperCase(Locale.ROOT);
             env.put(variable + "_FILE", file.toString());
             env.put(variable + "_PORT", (server.host().contains(":") ? "[" + server.host() + "]" : server.host()) + ":"

@@ -10,6 +10,8 @@ import dev.mesh.controller.mcp.McpClient;
 import dev.mesh.controller.mcp.McpException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -338,6 +340,43 @@ class ServeDevIT {
         assertThat(run.err()).startsWith("serve needs --dev: this version runs the development controller only (the "
                 + "mesh's controller needs the broker, which comes later)\n").contains("Usage: mesh-controller serve");
         assertThat(other).doesNotExist();
+    }
+
+    @Test
+    @Order(42)
+    void httpNotLoopback_withoutAllowRemote_exit2_beforeTheStoreStarts() {
+        Path other = dir.resolve("remote-state");
+
+        ServeProcess.Run run = ServeProcess.run(dir, "serve", "--dev", "--state", other.toString(), "--http",
+                "0.0.0.0:0");
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).startsWith("--http 0.0.0.0:0 is not a loopback address: every machine that reaches it "
+                + "could try the token; listen on 127.0.0.1 (the default), or add --allow-remote to serve other "
+                + "machines too\n").contains("Usage: mesh-controller serve");
+        assertThat(other).doesNotExist();
+        assertThat(ServeProcess.postgresOf(other)).isEmpty();
+    }
+
+    @Test
+    @Order(43)
+    void httpPortInUse_exit1_beforeTheStoreStarts() throws IOException {
+        Path other = dir.resolve("busy-state");
+        try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            String http = "127.0.0.1:" + busy.getLocalPort();
+
+            ServeProcess.Run run = ServeProcess.run(dir, "serve", "--dev", "--state", other.toString(), "--http", http);
+
+            assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
+            assertThat(run.out()).isEmpty();
+            assertThat(run.err().lines().filter(line -> line.startsWith("mesh-controller: "))).containsExactly(
+                    "mesh-controller: --http " + http + ": cannot listen there (Address already in use); is another "
+                            + "controller running on it? stop it, or choose another port with --http HOST:PORT (port 0 "
+                            + "for any free one); nothing was started");
+            assertThat(other).doesNotExist();
+            assertThat(ServeProcess.postgresOf(other)).isEmpty();
+        }
     }
 
     /** What the verbs tell of the store: the counts, the nodes and the plan. */

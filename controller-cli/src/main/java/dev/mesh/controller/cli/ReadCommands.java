@@ -1,0 +1,243 @@
+package dev.mesh.controller.cli;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The client commands of the read verbs: {@code status}, {@code tools}, {@code nodes},
+ * {@code node NAME}, {@code modules}, {@code seats}, {@code builds}. Lists print as tables, one
+ * thing as {@code key: value} lines.
+ */
+final class ReadCommands {
+
+    private ReadCommands() {
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true, versionProvider = JarVersion.class,
+            description = "The running controller's role, fencing epoch, counts of the inventory and the current "
+                    + "plan's summary.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the controller answered", ClientCommand.EXIT_1, ClientCommand.EXIT_2,
+                ClientCommand.EXIT_3})
+    static final class Status extends ClientCommand {
+
+        Status(Map<String, String> env) {
+            super(env);
+        }
+
+        @Override
+        String verb() {
+            return "status";
+        }
+
+        /** Every field the controller answers, in its order: {@code plan} as its summary, other values as they are. */
+        @Override
+        void print(JsonNode result, PrintWriter out) {
+            result.properties().forEach(field -> out.println(field.getKey() + ": " + (field.getKey().equals("plan")
+                    ? VerbText.summary(field.getValue())
+                    : field.getValue().isValueNode() ? field.getValue().asString("") : field.getValue().toString())));
+        }
+    }
+
+    @Command(name = "tools", mixinStandardHelpOptions = true, versionProvider = JarVersion.class,
+            description = "The running controller's verbs, with their arguments ([optional]).",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the controller answered", ClientCommand.EXIT_1, ClientCommand.EXIT_2,
+                ClientCommand.EXIT_3})
+    static final class Tools extends ClientCommand {
+
+        Tools(Map<String, String> env) {
+            super(env);
+        }
+
+        @Override
+        String verb() {
+            return "tools";
+        }
+
+        @Override
+        void print(JsonNode result, PrintWriter out) {
+            Table table = Table.of("VERB", "ARGUMENTS", "DESCRIPTION");
+            for (JsonNode tool : result.path("tools")) {
+                JsonNode schema = tool.path("inputSchema");
+                StringBuilder arguments = new StringBuilder();
+                schema.path("properties").propertyNames().forEach(name -> {
+                    boolean required = schema.path("required").valueStream().anyMatch(r -> r.asString("").equals(name));
+                    arguments.append(arguments.isEmpty() ? "" : " ").append(required ? name : "[" + name + "]");
+                });
+                table.row(text(tool, "name"), arguments.isEmpty() ? "-" : arguments.toString(),
+                        text(tool, "description"));
+            }
+            table.print(out, "The controller has no verbs.");
+        }
+    }
+
+    @Command(name = "nodes", mixinStandardHelpOptions = true, versionProvider = JarVersion.class,
+            description = "Every node with its address, system and the seats it holds.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the controller answered", ClientCommand.EXIT_1, ClientCommand.EXIT_2,
+                ClientCommand.EXIT_3})
+    static final class Nodes extends ClientCommand {
+
+        Nodes(Map<String, String> env) {
+            super(env);
+        }
+
+        @Override
+        String verb() {
+            return "nodes";
+        }
+
+        @Override
+        void print(JsonNode result, PrintWriter out) {
+            Table table = Table.of("NODE", "ADDRESS", "SYSTEM", "SEATS");
+            result.path("nodes").forEach(node -> table.row(text(node, "name"), text(node, "address"),
+                    text(node, "system"), list(node.path("seats"))));
+            table.print(out, "No nodes: a node reports itself when its host starts.");
+        }
+    }
+
+    @Command(name = "node", mixinStandardHelpOptions = true, versionProvider = JarVersion.class,
+            description = "One node: its address and system, its modules and seats, the revision it acknowledged, "
+                    + "and its new declaration or the problems that stop it.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the controller answered", ClientCommand.EXIT_1 + "; not-found for an unknown node",
+                ClientCommand.EXIT_2, ClientCommand.EXIT_3})
+    static final class Node extends ClientCommand {
+
+        @Parameters(paramLabel = "NAME", description = "The node.")
+        private String name;
+
+        Node(Map<String, String> env) {
+            super(env);
+        }
+
+        @Override
+        String verb() {
+            return "node";
+        }
+
+        @Override
+        ObjectNode arguments() {
+            return super.arguments().put("name", name);
+        }
+
+        @Override
+        void print(JsonNode result, PrintWriter out) {
+            JsonNode node = result.path("node");
+            out.println("node: " + text(node, "name"));
+            out.println("address: " + text(node, "address"));
+            out.println("system: " + text(node, "system"));
+            out.println("modules: " + list(result.path("modules")));
+            out.println("seats: " + list(result.path("seats")));
+            String acknowledged = text(result, "acknowledged");
+            out.println("acknowledged: " + (acknowledged.isEmpty() ? "none" : acknowledged));
+            JsonNode declaration = result.path("declaration");
+            JsonNode problems = result.path("problems");
+            out.println("declaration: " + (declaration.isObject() ? text(declaration, "revision")
+                    + (text(declaration, "revision").equals(acknowledged) ? " (acknowledged)" : " (not acknowledged yet)")
+                    : "none (" + VerbText.count(problems.size(), "problem") + ")"));
+            problems.forEach(problem -> out.println("  " + VerbText.problem(problem)));
+        }
+    }
+
+    @Command(name = "modules", mixinStandardHelpOptions = true, versionProvider = JarVersion.class,
+            description = "The latest pushed version of every module, with the seats it claims and requires.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the controller answered", ClientCommand.EXIT_1, ClientCommand.EXIT_2,
+                ClientCommand.EXIT_3})
+    static final class Modules extends ClientCommand {
+
+        Modules(Map<String, String> env) {
+            super(env);
+        }
+
+        @Override
+        String verb() {
+            return "modules";
+        }
+
+        @Override
+        void print(JsonNode result, PrintWriter out) {
+            Table table = Table.of("MODULE", "VERSION", "CLAIMS", "REQUIRES");
+            for (JsonNode module : result.path("modules")) {
+                StringBuilder claims = new StringBuilder();
+                module.path("claims").forEach(claim -> claims.append(claims.isEmpty() ? "" : ", ")
+                        .append(text(claim, "name")).append(" (").append(text(claim, "scope")).append(')'));
+                table.row(text(module, "module"), text(module, "version"), claims.isEmpty() ? "-" : claims.toString(),
+                        list(module.path("requires")));
+            }
+            table.print(out, "No modules: push a manifest with mesh-controller push FILE.");
+        }
+    }
+
+    @Command(name = "seats", mixinStandardHelpOptions = true, versionProvider = JarVersion.class,
+            description = "Every claimed seat with the node and module holding it, then the seat conflicts.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the controller answered", ClientCommand.EXIT_1, ClientCommand.EXIT_2,
+                ClientCommand.EXIT_3})
+    static final class Seats extends ClientCommand {
+
+        Seats(Map<String, String> env) {
+            super(env);
+        }
+
+        @Override
+        String verb() {
+            return "seats";
+        }
+
+        @Override
+        void print(JsonNode result, PrintWriter out) {
+            Table table = Table.of("SEAT", "SCOPE", "NODE", "MODULE");
+            result.path("seats").forEach(seat -> seat.path("holders").forEach(holder -> table.row(text(seat, "seat"),
+                    text(holder, "scope"), text(holder, "node"), text(holder, "module"))));
+            table.print(out, "No seats: no assigned module claims one.");
+            JsonNode conflicts = result.path("conflicts");
+            if (!conflicts.isEmpty()) {
+                out.println();
+                out.println("conflicts:");
+                conflicts.forEach(problem -> out.println("  " + VerbText.problem(problem)));
+            }
+        }
+    }
+
+    @Command(name = "builds", mixinStandardHelpOptions = true, versionProvider = JarVersion.class,
+            description = "Builds needed by the current plan, requested, and done: one line per build with its "
+                    + "states, and for a needed one the system and the nodes it is for.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:the controller answered", ClientCommand.EXIT_1, ClientCommand.EXIT_2,
+                ClientCommand.EXIT_3})
+    static final class Builds extends ClientCommand {
+
+        Builds(Map<String, String> env) {
+            super(env);
+        }
+
+        @Override
+        String verb() {
+            return "builds";
+        }
+
+        @Override
+        void print(JsonNode result, PrintWriter out) {
+            Map<String, String[]> rows = new LinkedHashMap<>();
+            result.path("needed").forEach(build -> rows.put(text(build, "id"), new String[] {text(build, "id"),
+                "needed", text(build, "system"), list(build.path("nodes"))}));
+            for (String state : new String[] {"requested", "built"}) {
+                for (JsonNode id : result.path(state)) {
+                    String[] row = rows.computeIfAbsent(id.asString(""), k -> new String[] {k, "", "-", "-"});
+                    row[1] = row[1].isEmpty() ? state : row[1] + ", " + state;
+                }
+            }
+            Table table = Table.of("BUILD", "STATE", "SYSTEM", "NODES");
+            rows.values().forEach(row -> table.row(row[0], row[1], row[2], row[3]));
+            table.print(out, "No builds: none is needed, requested or done.");
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.mesh.controller.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import tools.jackson.databind.JsonNode;
+
+/** {@code mesh-controller mcp}: MCP over piped standard streams, forwarded to the controller the CLI finds. */
+class McpCommandTest {
+
+    @TempDir
+    Path state;
+
+    /** What one run of {@code mcp} wrote, and how it exited. */
+    private record Run(int exitCode, String out, String err) {
+
+        List<JsonNode> messages() {
+            return out.lines().map(TestController.JSON::readTree).toList();
+        }
+    }
+
+    private static Run mcp(Map<String, String> env, String... lines) {
+        ByteArrayInputStream in = new ByteArrayInputStream((String.join("\n", lines) + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StringWriter err = new StringWriter();
+        int exitCode = new CommandLine(new McpCommand(env, in, out))
+                .setExecutionExceptionHandler(Failures::print)
+                .setErr(new PrintWriter(err))
+                .execute();
+        return new Run(exitCode, out.toString(StandardCharsets.UTF_8), err.toString());
+    }
+
+    @Test
+    void aSession_isForwardedToTheController_andTheOutputIsOnlyProtocol() {
+        try (TestController controller = new TestController(state)) {
+            Run run = mcp(controller.env(),
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                            + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}",
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"nodes\"}}");
+
+            assertThat(run.exitCode()).isZero();
+            List<JsonNode> messages = run.messages();
+            assertThat(messages).hasSize(3);
+            assertThat(messages.get(0).get("result").get("serverInfo").get("name").asString())
+                    .isEqualTo("mesh-controller");
+            assertThat(messages.get(1).get("result").get("tools")).hasSize(12);
+            assertThat(messages.get(2).get("id").asInt()).isEqualTo(3);
+            assertThat(messages.get(2).get("result").get("structuredContent").get("nodes")).hasSize(3);
+        }
+    }
+
+    @Test
+    void aMutatingCall_reachesTheControllerWithItsRequestId() {
+        try (TestController controller = new TestController(state)) {
+            Run run = mcp(controller.env(), "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":"
+                    + "{\"name\":\"build\",\"arguments\":{\"module\":\"none\"},\"_meta\":{\"dev.mesh/request-id\":"
+                    + "\"r-1\"}}}");
+
+            assertThat(run.messages().getFirst().get("result").get("isError").asBoolean()).isTrue();
+            assertThat(controller.requestIds).containsExactly("r-1");
+        }
+    }
+
+    @Test
+    void aControllerThatStopped_isAToolErrorUnavailable_andTheBridgeGoesOn() {
+        TestController controller = new TestController(state);
+        controller.close();
+
+        Run run = mcp(controller.env(),
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"status\"}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.messages()).hasSize(2);
+        JsonNode error = run.messages().get(0).get("result");
+        assertThat(error.get("isError").asBoolean()).isTrue();
+        assertThat(error.get("structuredContent").get("code").asString()).isEqualTo("unavailable");
+        assertThat(run.messages().get(1).get("result").isEmpty()).isTrue();
+    }
+
+    @Test
+    void noControllerFound_exits3_beforeServing_withNothingOnStandardOutput() {
+        Run run = mcp(Map.of("MESH_CONTROLLER_STATE", state.resolve("none").toString()),
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).startsWith("mesh-controller: no controller was reached; tried, in order:\n");
+    }
+}
