@@ -9,9 +9,9 @@ import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.BearerToken;
-import dev.mesh.controller.mcp.McpDispatcher;
+import dev.mesh.controller.launcher.Assembly;
 import dev.mesh.controller.mcp.McpHttpServer;
-import dev.mesh.controller.mcp.internal.BoundedExecutor;
+import dev.mesh.controller.mcp.internal.ExchangeThreads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -59,6 +59,7 @@ public class HttpBenchmark {
     private static final String NODES = call("nodes");
 
     private BenchStore store;
+    private Assembly assembly;
     private McpHttpServer mcp;
     private HttpServer echo;
     private HttpClient client;
@@ -71,11 +72,11 @@ public class HttpBenchmark {
         store = BenchStore.create(10_000);
         Lifecycle lifecycle = Lifecycle.standby(store.lock(), "bench", Clock.systemUTC());
         lifecycle.activate();
-        Verbs verbs = Verbs.of(new Verbs.Ports(store.inventory(), Licences.NONE, lifecycle, new MemoryEvents(),
-                RequestRecords.NONE, Layout.DEFAULT, Clock.systemUTC()));
+        // The controller's own assembly, on the benchmark's store.
+        assembly = Assembly.of(new Verbs.Ports(store.inventory(), Licences.NONE, lifecycle, new MemoryEvents(),
+                RequestRecords.NONE, Layout.DEFAULT, Clock.systemUTC()), Identity.ANYONE, "bench");
         token = BearerToken.random();
-        mcp = McpHttpServer.start(McpDispatcher.of(verbs, Identity.ANYONE, "bench"),
-                McpHttpServer.Config.loopback(0, token, "bench"));
+        mcp = assembly.serveHttp(McpHttpServer.Config.loopback(0, token, "bench"));
         echo = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         echo.createContext("/echo", exchange -> {
             byte[] body;
@@ -88,8 +89,8 @@ public class HttpBenchmark {
                 out.write(body);
             }
         });
-        // The executor McpHttpServer runs its exchanges on: a virtual thread each, at most 64 at once.
-        echo.setExecutor(new BoundedExecutor("echo-", McpHttpServer.Config.DEFAULT_MAX_CONCURRENT));
+        // The executor McpHttpServer runs its exchanges on: a virtual thread each, with the same bounds.
+        echo.setExecutor(new ExchangeThreads("echo-", 1_024, McpHttpServer.Config.DEFAULT_READ_TIMEOUT));
         echo.start();
         echoUri = URI.create("http://127.0.0.1:" + echo.getAddress().getPort() + "/echo");
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -106,7 +107,7 @@ public class HttpBenchmark {
     public void tearDown() throws SQLException {
         client.close();
         echo.stop(0);
-        mcp.close();
+        assembly.close();
         store.close();
     }
 

@@ -19,8 +19,8 @@ final class ReadCommands {
     }
 
     @Command(name = "status", mixinStandardHelpOptions = true, versionProvider = JarVersion.class,
-            description = "The running controller's role, fencing epoch, counts of the inventory and the current "
-                    + "plan's summary.",
+            description = "The running controller's role, fencing epoch and since when, the controller it took "
+                    + "over from, counts of the inventory and the current plan's summary.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:the controller answered", ClientCommand.EXIT_1, ClientCommand.EXIT_2,
                 ClientCommand.EXIT_3})
@@ -35,12 +35,23 @@ final class ReadCommands {
             return "status";
         }
 
-        /** Every field the controller answers, in its order: {@code plan} as its summary, other values as they are. */
+        /**
+         * Every field the controller answers, in its order: {@code plan} as its summary, an empty
+         * value (no previous holder, no active controller known) as {@code none}, other values as
+         * they are.
+         */
         @Override
         void print(JsonNode result, PrintWriter out) {
-            result.properties().forEach(field -> out.println(field.getKey() + ": " + (field.getKey().equals("plan")
-                    ? VerbText.summary(field.getValue())
-                    : field.getValue().isValueNode() ? field.getValue().asString("") : field.getValue().toString())));
+            result.properties().forEach(field -> out.println(field.getKey() + ": " + text(field.getKey(),
+                    field.getValue())));
+        }
+
+        private static String text(String name, JsonNode value) {
+            if (name.equals("plan")) {
+                return VerbText.summary(value);
+            }
+            String text = value.isValueNode() ? value.asString("") : value.toString();
+            return text.isEmpty() ? "none" : text;
         }
     }
 

@@ -3,19 +3,12 @@ package dev.mesh.controller.launcher;
 import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.core.Identity;
-import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.BearerToken;
-import dev.mesh.controller.mcp.McpDispatcher;
 import dev.mesh.controller.mcp.McpHttpServer;
-import dev.mesh.controller.store.ConnectionPool;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.EmbeddedStore;
-import dev.mesh.controller.store.PgInventory;
-import dev.mesh.controller.store.PgLicences;
-import dev.mesh.controller.store.PgPlanLock;
-import dev.mesh.controller.store.PgRequestRecords;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -25,23 +18,18 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The development controller of {@code serve --dev} (DESIGN.md section 11): the embedded store
- * under a state directory, this machine as node {@code local}, the plan lock acquired for the
- * whole run, and the verbs over loopback HTTP with the bearer token of {@code <state>/token};
- * {@code status}'s snapshot is renewed every five seconds.
+ * The development controller of {@code serve --dev} (DESIGN.md section 11): what is particular to
+ * it — the state directory, the embedded store under it, this machine as node {@code local}, the
+ * bearer token of {@code <state>/token} and the endpoint in {@code <state>/url} — around the one
+ * {@link Assembly} of a controller, on {@link StorePorts} of the embedded store. It is the
+ * always-active case of the life cycle: active from the start until it stops.
  * While it runs, {@code <state>/url} holds its endpoint, which the CLI client and
  * {@code mesh-controller mcp} read.
  *
@@ -54,17 +42,13 @@ final class DevController implements AutoCloseable {
     /** The file, under the state directory, that holds the running controller's endpoint. */
     static final String URL_FILE = "url";
 
-    /** How often {@code status}'s snapshot is renewed from the store (what changes without a verb). */
-    private static final Duration STATUS_EVERY = Duration.ofSeconds(5);
-
     private final Path state;
     private final McpHttpServer server;
     private final long epoch;
     private final String loaded;
-    /** What to close, the last opened first. */
-    private final Deque<AutoCloseable> opened;
+    private final Closer opened;
 
-    private DevController(Path state, McpHttpServer server, long epoch, String loaded, Deque<AutoCloseable> opened) {
+    private DevController(Path state, McpHttpServer server, long epoch, String loaded, Closer opened) {
         this.state = state;
         this.server = server;
         this.epoch = epoch;
@@ -85,40 +69,30 @@ final class DevController implements AutoCloseable {
      */
     static DevController start(Path state, InetSocketAddress http, boolean allowRemote, Optional<MeshLoader> mesh) {
         Path directory = state.toAbsolutePath().normalize();
-        Deque<AutoCloseable> opened = new ArrayDeque<>();
+        Closer opened = new Closer();
         try {
             createPrivateDirectory(directory);
-            EmbeddedStore store = open(opened, EmbeddedStore.start(directory));
-            ConnectionPool inventoryPool = open(opened, ConnectionPool.open(store.endpoint(Database.INVENTORY), 8));
-            ConnectionPool licencesPool = open(opened, ConnectionPool.open(store.endpoint(Database.LICENCES), 2));
-            PgPlanLock lock = open(opened, PgPlanLock.of(store.endpoint(Database.INVENTORY), inventoryPool.dataSource(),
-                    holder(), Duration.ofSeconds(10)));
-            // Dev mode is the always-active case of the life cycle: active from the start, until stopped.
-            Lifecycle lifecycle = Lifecycle.standby(lock, holder(), Clock.systemUTC());
-            long epoch = lifecycle.activate().epoch();
-            opened.push(lifecycle::release);
-            PgInventory inventory = PgInventory.fenced(inventoryPool.dataSource(), lock);
-            inventory.report(LocalNode.detect());
-            Verbs verbs = Verbs.of(new Verbs.Ports(inventory, new PgLicences(licencesPool.dataSource()), lifecycle,
-                    new LoggedEvents(), PgRequestRecords.fenced(inventoryPool.dataSource(), lock), Layout.DEFAULT,
-                    Clock.systemUTC()));
-            String loaded = mesh.map(loader -> MeshLoader.isEmpty(inventory)
-                    ? "loaded " + loader.load(inventory, verbs)
+            EmbeddedStore store = opened.open(EmbeddedStore.start(directory));
+            StorePorts ports = StorePorts.open(store.endpoint(Database.INVENTORY), store.endpoint(Database.LICENCES),
+                    Instance.id(), Clock.systemUTC(), opened);
+            long epoch = ports.lifecycle().activate().epoch();
+            ports.inventory().report(LocalNode.detect());
+            Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(ports.inventory(), ports.licences(),
+                    ports.lifecycle(), new LoggedEvents(), ports.requests(), Layout.DEFAULT, Clock.systemUTC()),
+                    Identity.ANYONE, JarVersion.version()));
+            String loaded = mesh.map(loader -> MeshLoader.isEmpty(ports.inventory())
+                    ? "loaded " + loader.load(ports.inventory(), assembly.verbs())
                     : "the store holds a mesh already; --mesh was not loaded again").orElse("");
             BearerToken token = Files.exists(directory.resolve(BearerToken.FILE_NAME))
                     ? BearerToken.read(directory) : BearerToken.create(directory);
-            ScheduledExecutorService refresher = open(opened, Executors.newSingleThreadScheduledExecutor(
-                    Thread.ofPlatform().name("mesh-controller-status").daemon().factory()));
-            refresher.scheduleWithFixedDelay(() -> refresh(verbs), 0, STATUS_EVERY.toMillis(), TimeUnit.MILLISECONDS);
-            McpHttpServer server = open(opened, McpHttpServer.start(
-                    McpDispatcher.of(verbs, Identity.ANYONE, JarVersion.version()),
-                    new McpHttpServer.Config(http, allowRemote, token, LocalNode.NAME,
-                            McpHttpServer.Config.DEFAULT_MAX_CONCURRENT)));
+            assembly.renewStatus(Assembly.STATUS_EVERY);
+            McpHttpServer server = assembly.serveHttp(new McpHttpServer.Config(http, allowRemote, token,
+                    LocalNode.NAME, McpHttpServer.Config.DEFAULT_MAX_CONCURRENT));
             writeUrl(directory, server);
             LOG.info("controller started mode=dev state={} url={} epoch={}", directory, server.endpoint(), epoch);
             return new DevController(directory, server, epoch, loaded, opened);
         } catch (RuntimeException e) {
-            closeAll(opened).forEach(e::addSuppressed);
+            opened.closeAll().forEach(e::addSuppressed);
             throw e;
         }
     }
@@ -142,49 +116,9 @@ final class DevController implements AutoCloseable {
         } catch (IOException e) {
             failures.add(e);
         }
-        failures.addAll(closeAll(opened));
+        failures.addAll(opened.closeAll());
         LOG.info("controller stopped mode=dev state={}", state);
-        if (!failures.isEmpty()) {
-            CommandException stopped = new CommandException("the controller stopped, but not cleanly: "
-                    + failures.getFirst().getMessage(), failures.getFirst());
-            failures.stream().skip(1).forEach(stopped::addSuppressed);
-            throw stopped;
-        }
-    }
-
-    /** Renews {@code status}; a failure is logged, and the next renewal comes all the same. */
-    private static void refresh(Verbs verbs) {
-        try {
-            verbs.refresh();
-        } catch (RuntimeException e) {
-            LOG.warn("status refresh failed reason=\"{}\"", e.toString(), e);
-        }
-    }
-
-    private static <T extends AutoCloseable> T open(Deque<AutoCloseable> opened, T resource) {
-        opened.push(resource);
-        return resource;
-    }
-
-    /**
-     * Closes what was opened, the last first, going on past failures.
-     *
-     * @return the failures, in the order they happened
-     */
-    private static List<Exception> closeAll(Deque<AutoCloseable> opened) {
-        List<Exception> failures = new ArrayList<>();
-        while (!opened.isEmpty()) {
-            try {
-                opened.pop().close();
-            } catch (Exception e) {
-                failures.add(e);
-            }
-        }
-        return failures;
-    }
-
-    private static String holder() {
-        return "dev/" + ProcessHandle.current().pid();
+        Closer.throwIfAny(failures);
     }
 
     private static void createPrivateDirectory(Path directory) {

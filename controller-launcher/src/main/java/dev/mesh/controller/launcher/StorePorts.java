@@ -1,0 +1,54 @@
+package dev.mesh.controller.launcher;
+
+import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.store.ConnectionPool;
+import dev.mesh.controller.store.Endpoint;
+import dev.mesh.controller.store.PgInventory;
+import dev.mesh.controller.store.PgLicences;
+import dev.mesh.controller.store.PgPlanLock;
+import dev.mesh.controller.store.PgRequestRecords;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * Core's ports on the store: connection pools on the {@code inventory} and {@code licences}
+ * databases, the plan lock on a session of its own, the fenced inventory and request records, the
+ * licences, and the life cycle that holds the lock while this controller is active. The
+ * development controller opens them on its embedded store, {@code serve} on the databases its
+ * environment names.
+ *
+ * @param inventory the record of the mesh; its plan writes check the lock's epoch
+ * @param licences the modules' licences
+ * @param requests mutating requests' outcomes, fenced like the inventory
+ * @param lock the plan lock
+ * @param lifecycle the gate in front of plan work, on {@code lock}; starts as standby
+ */
+record StorePorts(PgInventory inventory, PgLicences licences, PgRequestRecords requests, PgPlanLock lock,
+        Lifecycle lifecycle) {
+
+    /** How long taking the plan lock waits for another controller to let it go. */
+    static final Duration LOCK_WAIT = Duration.ofSeconds(10);
+
+    /**
+     * Opens the ports; what they hold open is closed by {@code closer}, the life cycle released
+     * before the lock is closed and the pools after both.
+     *
+     * @param inventory where the inventory database is
+     * @param licences where the licences database is
+     * @param instance this controller's id, recorded as the plan lock's holder
+     * @param clock what the life cycle reads {@code since} from
+     * @param closer what closes them, in reverse order
+     * @return the ports
+     * @throws dev.mesh.controller.store.StoreException when a pool cannot connect
+     */
+    static StorePorts open(Endpoint inventory, Endpoint licences, String instance, Clock clock, Closer closer) {
+        ConnectionPool inventoryPool = closer.open(ConnectionPool.open(inventory, 8));
+        ConnectionPool licencesPool = closer.open(ConnectionPool.open(licences, 2));
+        PgPlanLock lock = closer.open(PgPlanLock.of(inventory, inventoryPool.dataSource(), instance, LOCK_WAIT));
+        Lifecycle lifecycle = Lifecycle.standby(lock, instance, clock);
+        closer.onClose(lifecycle::release);
+        return new StorePorts(PgInventory.fenced(inventoryPool.dataSource(), lock),
+                new PgLicences(licencesPool.dataSource()), PgRequestRecords.fenced(inventoryPool.dataSource(), lock),
+                lock, lifecycle);
+    }
+}
