@@ -292,8 +292,12 @@ class ServeDevIT {
         assertThat(serve.out).first().isEqualTo("the store holds a mesh already; --mesh was not loaded again");
         assertThat(serve.epoch()).isEqualTo(firstEpoch + 1);
         Snapshot after = snapshot();
-        assertThat(after.withoutEpoch()).isEqualTo(beforeStop.withoutEpoch());
+        assertThat(after.withoutTenure()).isEqualTo(beforeStop.withoutTenure());
         assertThat(after.status().path("epoch").asLong()).isEqualTo(firstEpoch + 1);
+        assertThat(after.status().path("previous").asString()).as("the controller it took over from")
+                .isEqualTo(beforeStop.status().path("instance").asString());
+        assertThat(after.status().path("instance").asString()).matches(".+:\\d+")
+                .isNotEqualTo(beforeStop.status().path("instance").asString());
         assertThat(serve.stop()).isEqualTo(143);
         assertThat(ServeProcess.postgresOf(state)).isEmpty();
     }
@@ -381,9 +385,10 @@ class ServeDevIT {
 
     /** What the verbs tell of the store: the counts, the nodes and the plan. */
     private record Snapshot(JsonNode status, JsonNode nodes, JsonNode modules, JsonNode plan) {
-        Snapshot withoutEpoch() {
+        /** The same without what a restart changes: the tenure (epoch, since) and the instance (host:pid). */
+        Snapshot withoutTenure() {
             ObjectNode copy = ((ObjectNode) status).deepCopy();
-            copy.remove("epoch");
+            copy.remove(List.of("epoch", "since", "instance", "previous", "active"));
             return new Snapshot(copy, nodes, modules, plan);
         }
     }
