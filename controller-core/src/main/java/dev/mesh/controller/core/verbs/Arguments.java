@@ -1,15 +1,163 @@
 package dev.mesh.controller.core.verbs;
 
+import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Reading a verb's arguments: a missing or malformed one is {@code invalid}, with its pointer. */
+/**
+ * Reading a verb's arguments: {@link #check} holds them to the verb's input schema (the one the
+ * tool list publishes), and the readers take them out; a missing, unknown or malformed one is
+ * {@code invalid}, with its pointer.
+ *
+ * <p>Stateless; thread-safe.
+ */
 final class Arguments {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     private Arguments() {
+    }
+
+    /**
+     * Checks a verb's arguments against the input schema of the tool of that name, when there is
+     * one (an unknown verb is the caller's to report): every name must be one of the schema's
+     * {@code properties} unless it allows {@code additionalProperties}, every {@code required} one
+     * must be there, and each must have its {@code type} and {@code minLength}.
+     *
+     * @param tools the verbs as tools
+     * @param verb the verb called
+     * @param args its arguments, an object
+     * @throws VerbException {@code invalid} at the pointer of the first argument that breaks its schema
+     */
+    static void check(List<Tool> tools, String verb, JsonNode args) {
+        for (Tool tool : tools) {
+            if (tool.name().equals(verb)) {
+                check(tool, args);
+                return;
+            }
+        }
+    }
+
+    private static void check(Tool tool, JsonNode args) {
+        JsonNode schema = tool.inputSchema();
+        JsonNode properties = schema.path("properties");
+        if (!schema.path("additionalProperties").asBoolean(true)) {
+            for (String name : args.propertyNames()) {
+                if (!properties.has(name)) {
+                    throw unknown(tool.name(), name, properties.propertyNames());
+                }
+            }
+        }
+        for (JsonNode required : schema.path("required")) {
+            String name = required.asString();
+            if (!args.has(name)) {
+                throw new VerbException(VerbException.Code.INVALID, "the argument \"" + name + "\" is required: "
+                        + expected(properties.path(name)), pointer(name));
+            }
+        }
+        for (Map.Entry<String, JsonNode> property : properties.properties()) {
+            JsonNode value = args.get(property.getKey());
+            if (value != null) {
+                checkValue(property.getKey(), value, property.getValue());
+            }
+        }
+    }
+
+    private static VerbException unknown(String verb, String name, Collection<String> known) {
+        String hint = closest(name, known).map(best -> "did you mean \"" + best + "\"? ").orElse("");
+        String takes = known.isEmpty() ? "no arguments" : String.join(", ", known);
+        return new VerbException(VerbException.Code.INVALID, "unknown argument " + MAPPER.writeValueAsString(name)
+                + " for " + verb + "; " + hint + verb + " takes " + takes, pointer(name));
+    }
+
+    private static void checkValue(String name, JsonNode value, JsonNode schema) {
+        String kind = kind(value);
+        List<String> types = types(schema);
+        if (!types.isEmpty() && !types.contains(kind)) {
+            throw new VerbException(VerbException.Code.INVALID, "the argument \"" + name + "\" must be "
+                    + expected(schema) + ", not " + kind, pointer(name));
+        }
+        int length = value.isString() ? value.asString().codePointCount(0, value.asString().length()) : 0;
+        if (value.isString() && length < schema.path("minLength").asInt(0)) {
+            throw new VerbException(VerbException.Code.INVALID, "the argument \"" + name + "\" must be "
+                    + expected(schema) + ", not " + (length == 0 ? "an empty string"
+                    : "a string of " + length + " characters"), pointer(name));
+        }
+    }
+
+    /** @return what a schema allows, in words: {@code a non-empty string}, {@code a string or an object} */
+    private static String expected(JsonNode schema) {
+        int minLength = schema.path("minLength").asInt(0);
+        List<String> words = new ArrayList<>();
+        for (String type : types(schema)) {
+            words.add(switch (type) {
+                case "string" -> minLength == 1 ? "a non-empty string"
+                        : minLength > 1 ? "a string of at least " + minLength + " characters" : "a string";
+                case "object", "array" -> "an " + type;
+                case "null" -> "null";
+                default -> "a " + type;
+            });
+        }
+        return words.isEmpty() ? "any JSON value" : String.join(" or ", words);
+    }
+
+    private static List<String> types(JsonNode schema) {
+        JsonNode type = schema.path("type");
+        return type.isArray() ? type.valueStream().map(JsonNode::asString).toList()
+                : type.isString() ? List.of(type.asString()) : List.of();
+    }
+
+    /** @return the JSON Schema type of a value (numbers are {@code number}; the schemas use no {@code integer}) */
+    private static String kind(JsonNode value) {
+        return value.isNumber() ? "number" : value.getNodeType().name().toLowerCase(Locale.ROOT);
+    }
+
+    /** @return the JSON pointer (RFC 6901) of a top-level argument */
+    private static String pointer(String name) {
+        return "/" + name.replace("~", "~0").replace("/", "~1");
+    }
+
+    /** @return the known name closest to the one given, when it is within a small edit distance */
+    private static Optional<String> closest(String given, Collection<String> known) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String candidate : known) {
+            int distance = distance(given.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
+            if (distance < bestDistance) {
+                best = candidate;
+                bestDistance = distance;
+            }
+        }
+        return bestDistance <= Math.max(1, Math.min(3, given.length() / 3)) ? Optional.ofNullable(best)
+                : Optional.empty();
+    }
+
+    /** Optimal string alignment distance (Levenshtein plus adjacent transpositions), as the manifest's hints use. */
+    private static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     static String text(JsonNode args, String name) {
@@ -28,7 +176,7 @@ final class Arguments {
         }
         if (!value.isString() || value.asString().isEmpty()) {
             throw new VerbException(VerbException.Code.INVALID, "the argument \"" + name + "\" must be a non-empty "
-                    + "string, not " + value.getNodeType().name().toLowerCase(java.util.Locale.ROOT), "/" + name);
+                    + "string, not " + value.getNodeType().name().toLowerCase(Locale.ROOT), "/" + name);
         }
         return value.asString();
     }

@@ -188,6 +188,7 @@ public final class Verbs {
         if (!args.isObject()) {
             throw new VerbException(VerbException.Code.INVALID, "the arguments of " + name + " must be an object", "");
         }
+        Arguments.check(TOOLS, name, args);
         return args;
     }
 
