@@ -82,6 +82,36 @@ public final class Assembly implements AutoCloseable {
     }
 
     /**
+     * Keeps a controller that is alone active (the development controller: no handover decides
+     * for it): every {@code every}, when it finds itself standby — its plan lock was lost with its
+     * database session, the store restarted — it takes the lock again, with a new epoch. A
+     * failure to take it (the store still down) is logged once until it succeeds.
+     *
+     * @param every how often to look
+     */
+    public void keepActive(Duration every) {
+        ScheduledExecutorService keeper = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("mesh-controller-active").daemon().factory());
+        closer.onClose(keeper::shutdownNow);
+        boolean[] failing = {false};
+        keeper.scheduleWithFixedDelay(() -> {
+            if (lifecycle().isActive()) {
+                return;
+            }
+            try {
+                Lifecycle.Status now = lifecycle().activate();
+                failing[0] = false;
+                LOG.info("controller active again instance={} epoch={}", now.instance(), now.epoch());
+            } catch (RuntimeException e) {
+                if (!failing[0]) {
+                    failing[0] = true;
+                    LOG.warn("controller cannot become active again reason=\"{}\"", e.getMessage());
+                }
+            }
+        }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
      * Serves the verbs over MCP on loopback HTTP (or elsewhere, when the configuration allows it).
      *
      * @param config where and with which token

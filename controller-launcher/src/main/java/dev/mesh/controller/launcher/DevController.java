@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -41,6 +42,9 @@ final class DevController implements AutoCloseable {
 
     /** The file, under the state directory, that holds the running controller's endpoint. */
     static final String URL_FILE = "url";
+
+    /** How soon a development controller whose lock was lost (the store restarted) takes it again. */
+    private static final Duration KEEP_ACTIVE_EVERY = Duration.ofSeconds(1);
 
     private final Path state;
     private final McpHttpServer server;
@@ -86,6 +90,7 @@ final class DevController implements AutoCloseable {
             BearerToken token = Files.exists(directory.resolve(BearerToken.FILE_NAME))
                     ? BearerToken.read(directory) : BearerToken.create(directory);
             assembly.renewStatus(Assembly.STATUS_EVERY);
+            assembly.keepActive(KEEP_ACTIVE_EVERY);
             McpHttpServer server = assembly.serveHttp(new McpHttpServer.Config(http, allowRemote, token,
                     LocalNode.NAME, McpHttpServer.Config.DEFAULT_MAX_CONCURRENT));
             writeUrl(directory, server);

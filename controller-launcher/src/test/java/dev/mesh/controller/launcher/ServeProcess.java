@@ -157,6 +157,11 @@ final class ServeProcess implements AutoCloseable {
         return read(err);
     }
 
+    /** @return whether the process still runs */
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
     /**
      * Sends SIGTERM and waits for the exit.
      *

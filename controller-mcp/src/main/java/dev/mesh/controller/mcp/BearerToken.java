@@ -1,5 +1,6 @@
 package dev.mesh.controller.mcp;
 
+import dev.mesh.controller.core.Secret;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -32,13 +33,13 @@ public final class BearerToken {
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> OWNER_DIRECTORY = PosixFilePermissions.fromString("rwx------");
 
-    private final byte[] value;
+    private final Secret value;
 
     private BearerToken(String value) {
         if (value.isEmpty() || !value.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
             throw new IllegalArgumentException("a bearer token is one or more visible ASCII characters");
         }
-        this.value = value.getBytes(StandardCharsets.US_ASCII);
+        this.value = Secret.of(value);
     }
 
     /**
@@ -76,7 +77,7 @@ public final class BearerToken {
             }
             Files.deleteIfExists(temporary);
             Files.createFile(temporary, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-            Files.write(temporary, token.value);
+            Files.write(temporary, token.value.reveal().getBytes(StandardCharsets.US_ASCII));
             try {
                 Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -128,12 +129,13 @@ public final class BearerToken {
      * @return whether it is this token, compared in time that does not depend on where they differ
      */
     public boolean matches(String candidate) {
-        return candidate != null && MessageDigest.isEqual(value, candidate.getBytes(StandardCharsets.US_ASCII));
+        return candidate != null && MessageDigest.isEqual(value.reveal().getBytes(StandardCharsets.US_ASCII),
+                candidate.getBytes(StandardCharsets.US_ASCII));
     }
 
     /** @return the {@code Authorization} header's value: {@code Bearer <token>} */
     public String header() {
-        return "Bearer " + new String(value, StandardCharsets.US_ASCII);
+        return "Bearer " + value.reveal();
     }
 
     /** @return {@code ***}: the token never reaches a log */
