@@ -1,5 +1,6 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import java.io.IOException;
@@ -72,7 +73,7 @@ record Config(Endpoint inventory, Endpoint identity, Endpoint licences) {
             return null;
         }
         return new Endpoint(address.host(), address.port(), credentials.get("database").stringValue(),
-                credentials.get("user").stringValue(), credentials.get("password").stringValue());
+                credentials.get("user").stringValue(), Secret.of(credentials.get("password").stringValue()));
     }
 
     private record Address(String host, int port) {

@@ -142,7 +142,7 @@ class PrepareCommandIT {
 
     /** The password the credentials files hold: the server's, or a marker trust authentication ignores. */
     private String password() {
-        return server.password().isEmpty() ? "unused-under-trust-9c41e7" : server.password();
+        return server.password().isEmpty() ? "unused-under-trust-9c41e7" : server.password().reveal();
     }
 
     /** Credentials files for the three test databases, with some database names replaced. */

@@ -1,5 +1,6 @@
 package dev.mesh.controller.store;
 
+import dev.mesh.controller.core.Secret;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
@@ -133,7 +134,7 @@ public final class EmbeddedStore implements AutoCloseable {
     }
 
     private static Endpoint admin(EmbeddedPostgres server) {
-        return new Endpoint("127.0.0.1", server.getPort(), "postgres", USER, "");
+        return new Endpoint("127.0.0.1", server.getPort(), "postgres", USER, Secret.NONE);
     }
 
     private static List<MigrationReport> prepare(Path state, Endpoint admin) {

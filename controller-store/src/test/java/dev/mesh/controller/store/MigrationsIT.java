@@ -1,5 +1,6 @@
 package dev.mesh.controller.store;
 
+import dev.mesh.controller.core.Secret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -80,7 +81,7 @@ class MigrationsIT {
             closedPort = socket.getLocalPort();
         }
         Migrations migrations = Migrations.of(Database.IDENTITY,
-                new Endpoint("127.0.0.1", closedPort, "identity", "postgres", "").dataSource());
+                new Endpoint("127.0.0.1", closedPort, "identity", "postgres", Secret.NONE).dataSource());
 
         assertThatThrownBy(migrations::migrate)
                 .isInstanceOf(StoreException.class)
