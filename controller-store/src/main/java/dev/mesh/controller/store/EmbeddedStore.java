@@ -140,24 +140,23 @@ public final class EmbeddedStore implements AutoCloseable {
     private static List<MigrationReport> prepare(Path state, Endpoint admin) {
         List<MigrationReport> reports = new ArrayList<>();
         for (Database database : Database.values()) {
-            create(state, admin, database.label());
+            create(state, admin, database);
             reports.add(Migrations.of(database, admin.withDatabase(database.label()).dataSource()).migrate());
         }
         return reports;
     }
 
-    private static void create(Path state, Endpoint admin, String database) {
+    private static void create(Path state, Endpoint admin, Database database) {
         try {
             DSLContext db = DSL.using(admin.dataSource(), SQLDialect.POSTGRES);
             boolean exists = db.fetchExists(db.selectOne().from(table(name("pg_catalog", "pg_database")))
-                    .where(field(name("datname"), String.class).eq(database)));
+                    .where(field(name("datname"), String.class).eq(database.label())));
             if (!exists) {
-                db.createDatabase(name(database)).execute();
+                db.createDatabase(name(database.label())).execute();
                 LOG.info("embedded store created database={}", database);
             }
         } catch (DataAccessException e) {
-            throw new StoreException("could not create the " + database + " database in the embedded PostgreSQL under "
-                    + state + ": " + e.getMessage(), e);
+            throw Failure.of(database, admin, "create the database in the embedded PostgreSQL under " + state, e);
         }
     }
 

@@ -25,10 +25,12 @@ import org.flywaydb.core.api.output.MigrateResult;
 public final class Migrations {
 
     private final Database database;
+    private final DataSource dataSource;
     private final Flyway flyway;
 
     private Migrations(Database database, DataSource dataSource) {
         this.database = database;
+        this.dataSource = dataSource;
         this.flyway = Flyway.configure(Migrations.class.getClassLoader())
                 .dataSource(dataSource)
                 .locations(database.migrations())
@@ -60,9 +62,7 @@ public final class Migrations {
         try {
             result = flyway.migrate();
         } catch (FlywayException e) {
-            throw new StoreException("could not migrate the " + database.label() + " database: " + e.getMessage()
-                    + "; check that the server is up and the login may create tables, then run `mesh-controller "
-                    + "prepare` again", e);
+            throw Failure.of(database, dataSource, "migrate", e);
         }
         List<MigrationReport.Applied> applied = new ArrayList<>();
         for (MigrateOutput output : result.migrations) {
@@ -84,8 +84,7 @@ public final class Migrations {
         try {
             info = flyway.info();
         } catch (FlywayException e) {
-            throw new StoreException("could not read the schema version of the " + database.label() + " database: "
-                    + e.getMessage() + "; check that the server is up and the login may read it", e);
+            throw Failure.of(database, dataSource, "read the schema version", e);
         }
         List<String> pending = new ArrayList<>();
         List<String> unknown = new ArrayList<>();

@@ -1,11 +1,8 @@
 package dev.mesh.controller.store;
 
-import dev.mesh.controller.core.Secret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
@@ -72,24 +69,5 @@ class MigrationsIT {
                 .isInstanceOf(StoreException.class)
                 .hasMessage("the licences database is at schema version 2, newer than this controller knows (1); "
                         + "run a controller of the version that migrated it, or a newer one");
-    }
-
-    @Test
-    void serverNotListening_isAStoreExceptionNamingTheDatabase() throws IOException {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
-        Migrations migrations = Migrations.of(Database.IDENTITY,
-                new Endpoint("127.0.0.1", closedPort, "identity", "postgres", Secret.NONE).dataSource());
-
-        assertThatThrownBy(migrations::migrate)
-                .isInstanceOf(StoreException.class)
-                .hasMessageStartingWith("could not migrate the identity database: ")
-                .hasMessageEndingWith("; check that the server is up and the login may create tables, then run "
-                        + "`mesh-controller prepare` again");
-        assertThatThrownBy(migrations::status)
-                .isInstanceOf(StoreException.class)
-                .hasMessageStartingWith("could not read the schema version of the identity database: ");
     }
 }

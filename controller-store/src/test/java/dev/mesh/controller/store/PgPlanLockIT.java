@@ -254,8 +254,8 @@ class PgPlanLockIT {
 
         assertThatThrownBy(() -> lock.holding(() -> "plan work"))
                 .isInstanceOf(VerbException.class)
-                .hasMessageStartingWith("could not take the plan lock: the inventory database at "
-                        + "postgresql://postgres@127.0.0.1:1/inventory cannot be reached (")
+                .hasMessageStartingWith("could not take the plan lock in the inventory database at "
+                        + "postgresql://postgres@127.0.0.1:1/inventory: nothing accepts connections there")
                 .message().doesNotContain("secret-password");
         assertThat(lock.toString()).isEqualTo("PgPlanLock[ctl-a on postgresql://postgres@127.0.0.1:1/inventory, not held]");
     }

@@ -130,6 +130,11 @@ public final class TestDatabases implements AutoCloseable, BeforeAllCallback, Af
         return endpoint;
     }
 
+    /** Drops that database if it exists, ending the sessions on it, as an operator might by mistake. */
+    public void drop(Database database) {
+        onServer(db -> drop(db, endpoint(database).database()));
+    }
+
     /**
      * Ends a server process's session, as an operator or a dead network would, and waits (up to
      * 5 s) until the process is gone and so has released its locks.
