@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.exception.DataAccessException;
@@ -28,10 +29,14 @@ import org.slf4j.LoggerFactory;
  * {@code inventory}, {@code identity} and {@code licences} databases when they are missing and
  * migrates them.
  *
- * <p>Under the state directory: {@code postgres/} (the data), {@code postgres-binaries/} (the
- * unpacked server) and {@code postgres.log} (the server's output). The server listens on
- * {@code 127.0.0.1} only, on a free port chosen at each start, with trust authentication for the
- * role {@code postgres}: it is for one machine's development, not for sharing.
+ * <p>Under the state directory, all owner-only: {@code postgres/} (the data),
+ * {@code postgres-binaries/} (the unpacked server), {@code postgres.log} (the server's output) and
+ * {@code password}, the superuser's password, generated on the first start. The server listens on
+ * {@code 127.0.0.1} only, on a free port chosen at each start, with no Unix socket, and every
+ * connection logs in with that password ({@code scram-sha-256}; no {@code trust} line): another
+ * user of the machine can neither read the inventory nor run programs as the controller's user
+ * through the superuser. A state directory of an earlier version (trust, no password) gets its
+ * password on the first start of this one.
  *
  * <p>As root, PostgreSQL refuses to run; the server is then run in a new user namespace
  * ({@code unshare -U}), where it is an unprivileged user, which needs {@code unshare} and user
@@ -44,11 +49,13 @@ public final class EmbeddedStore implements AutoCloseable {
 
     private final Path state;
     private final EmbeddedPostgres server;
+    private final Endpoint admin;
     private final List<MigrationReport> migrations;
 
-    private EmbeddedStore(Path state, EmbeddedPostgres server, List<MigrationReport> migrations) {
+    private EmbeddedStore(Path state, EmbeddedPostgres server, Endpoint admin, List<MigrationReport> migrations) {
         this.state = state;
         this.server = server;
+        this.admin = admin;
         this.migrations = List.copyOf(migrations);
     }
 
@@ -63,31 +70,26 @@ public final class EmbeddedStore implements AutoCloseable {
      */
     public static EmbeddedStore start(Path state) {
         Path directory = Objects.requireNonNull(state, "state").toAbsolutePath();
-        Path log = directory.resolve("postgres.log");
+        StateDirectory files;
+        Secret password;
         EmbeddedPostgres server;
         try {
-            Files.createDirectories(directory);
-            server = EmbeddedPostgres.builder()
-                    .setDataDirectory(directory.resolve("postgres"))
-                    .setCleanDataDirectory(false)
-                    .setOverrideWorkingDirectory(directory.resolve("postgres-binaries").toFile())
-                    .setLocaleConfig("locale", "C")
-                    .setServerConfig("listen_addresses", "127.0.0.1")
-                    .setServerConfig("unix_socket_directories", "")
-                    .setServerConfig("synchronous_commit", "on")
-                    .setServerConfig("max_connections", "50")
-                    .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
-        } catch (IOException | IllegalStateException | ExceptionInInitializerError e) {
+            files = StateDirectory.open(directory);
+            if (!files.initialized()) {
+                files.forgetPassword();
+            }
+            Optional<Secret> kept = files.password();
+            password = kept.orElseGet(StateDirectory::generatePassword);
+            server = server(files, password, kept.isEmpty()).start();
+        } catch (IOException | UncheckedIOException | IllegalStateException | ExceptionInInitializerError e) {
             throw new StoreException("could not start the embedded PostgreSQL under " + directory + ": "
-                    + describe(e) + tail(log), e);
+                    + describe(e) + tail(directory.resolve("postgres.log")), e);
         }
-        Endpoint admin = admin(server);
+        Endpoint admin = admin(server, password);
         try {
             List<MigrationReport> reports = prepare(directory, admin);
             LOG.info("embedded store started state={} port={}", directory, server.getPort());
-            return new EmbeddedStore(directory, server, reports);
+            return new EmbeddedStore(directory, server, admin, reports);
         } catch (StoreException e) {
             try {
                 server.close();
@@ -98,9 +100,47 @@ public final class EmbeddedStore implements AutoCloseable {
         }
     }
 
-    /** @return where that database is: {@code 127.0.0.1}, this start's port, role {@code postgres}, no password */
+    /**
+     * The server, listening on 127.0.0.1 alone, with no Unix socket; before it starts, the
+     * customizer writes the password-only {@code pg_hba.conf} and, on a first start (or the first
+     * start of this version on an older state directory), sets the superuser's password.
+     */
+    private static EmbeddedPostgres.Builder server(StateDirectory files, Secret password, boolean setPassword) {
+        return EmbeddedPostgres.builder()
+                .setDataDirectory(files.data())
+                .setCleanDataDirectory(false)
+                .setOverrideWorkingDirectory(files.binaries().toFile())
+                .setLocaleConfig("locale", "C")
+                .setServerConfig("listen_addresses", "127.0.0.1")
+                .setServerConfig("unix_socket_directories", "")
+                .setServerConfig("password_encryption", "scram-sha-256")
+                .setServerConfig("synchronous_commit", "on")
+                .setServerConfig("max_connections", "50")
+                // The library checks that the server answers by logging in as the superuser.
+                .setConnectConfig("password", password.reveal())
+                .setDataDirectoryCustomizer(data -> {
+                    try {
+                        files.closeBinaries();
+                        files.writeAuthentication();
+                        if (setPassword) {
+                            ServerBinaries.in(files.binaries(), files.log()).setSuperuserPassword(files.data(), password);
+                            files.keepPassword(password);
+                            LOG.info("embedded store password set state={}", files.root());
+                        }
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                })
+                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(files.log().toFile()))
+                .setErrorRedirector(ProcessBuilder.Redirect.appendTo(files.log().toFile()));
+    }
+
+    /**
+     * @return where that database is: {@code 127.0.0.1}, this start's port, role {@code postgres}
+     *     with the password kept in {@code <state>/password}
+     */
     public Endpoint endpoint(Database database) {
-        return admin(server).withDatabase(database.label());
+        return admin.withDatabase(database.label());
     }
 
     /** @return what this start's migrations did, per database (nothing when all were up to date) */
@@ -130,11 +170,11 @@ public final class EmbeddedStore implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "EmbeddedStore[" + state + ", " + admin(server).address() + "]";
+        return "EmbeddedStore[" + state + ", " + admin.address() + "]";
     }
 
-    private static Endpoint admin(EmbeddedPostgres server) {
-        return new Endpoint("127.0.0.1", server.getPort(), "postgres", USER, Secret.NONE);
+    private static Endpoint admin(EmbeddedPostgres server, Secret password) {
+        return new Endpoint("127.0.0.1", server.getPort(), "postgres", USER, password);
     }
 
     private static List<MigrationReport> prepare(Path state, Endpoint admin) {

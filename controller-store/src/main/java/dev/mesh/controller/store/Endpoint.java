@@ -45,6 +45,11 @@ public record Endpoint(String host, int port, String database, String user, Secr
         return new Endpoint(host, port, otherDatabase, user, password);
     }
 
+    /** @return the same server, database and user, logging in with another password */
+    public Endpoint withPassword(Secret otherPassword) {
+        return new Endpoint(host, port, database, user, otherPassword);
+    }
+
     /**
      * A data source that opens a new connection each time, with TCP keepalive on and a connect
      * timeout, so that a dead server or a cut network is noticed rather than waited on forever.

@@ -103,7 +103,9 @@ final class Failure {
             return Kind.OTHER;
         }
         return switch (state) {
-            case "08001", "08004" -> Kind.UNREACHABLE;
+            case "08001" -> Kind.UNREACHABLE;
+            // The driver's "the server requested a password but none was given", among others.
+            case "08004" -> Kind.AUTHENTICATION;
             case "3D000" -> Kind.MISSING_DATABASE;
             case "53300" -> Kind.TOO_MANY_CONNECTIONS;
             case "42P01", "42703", "42883" -> Kind.SCHEMA_BEHIND;
