@@ -11,10 +11,15 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.exception.DataAccessException;
@@ -38,6 +43,12 @@ import org.slf4j.LoggerFactory;
  * through the superuser. A state directory of an earlier version (trust, no password) gets its
  * password on the first start of this one.
  *
+ * <p>One controller runs on a state directory at a time: it holds {@code controller.lock} (a file
+ * lock, with its pid) until {@link #close()}. The operating system frees the lock when the process
+ * dies, also by {@code kill -9}, while its PostgreSQL goes on running; the next start finds the
+ * lock free and that server's {@code postmaster.pid} alive, stops it ({@code pg_ctl stop -m fast})
+ * and starts. A start while the lock is held is refused with the holder's pid.
+ *
  * <p>As root, PostgreSQL refuses to run; the server is then run in a new user namespace
  * ({@code unshare -U}), where it is an unprivileged user, which needs {@code unshare} and user
  * namespaces allowed by the kernel. Thread-safe.
@@ -48,12 +59,15 @@ public final class EmbeddedStore implements AutoCloseable {
     private static final String USER = "postgres";
 
     private final Path state;
+    private final StateLock lock;
     private final EmbeddedPostgres server;
     private final Endpoint admin;
     private final List<MigrationReport> migrations;
 
-    private EmbeddedStore(Path state, EmbeddedPostgres server, Endpoint admin, List<MigrationReport> migrations) {
+    private EmbeddedStore(Path state, StateLock lock, EmbeddedPostgres server, Endpoint admin,
+            List<MigrationReport> migrations) {
         this.state = state;
+        this.lock = lock;
         this.server = server;
         this.admin = admin;
         this.migrations = List.copyOf(migrations);
@@ -61,20 +75,44 @@ public final class EmbeddedStore implements AutoCloseable {
 
     /**
      * Starts the server on the data under {@code state} (creating it on first start), creates the
-     * three databases that are missing, and migrates them.
+     * three databases that are missing, and migrates them. The state directory's lock is held
+     * until {@link #close()}: a server left running by a controller that died (its lock is free)
+     * is stopped first; a live controller on the same directory (its lock is held) is refused.
      *
      * @param state the state directory; created when missing
      * @return the running store
-     * @throws StoreException when the server cannot be started or a database cannot be created or
-     *     migrated; the message quotes the end of the server's output
+     * @throws StoreException when another controller runs on the directory (naming its pid), or
+     *     the server cannot be started, or a database cannot be created or migrated; the message
+     *     quotes the end of the server's output
      */
     public static EmbeddedStore start(Path state) {
         Path directory = Objects.requireNonNull(state, "state").toAbsolutePath();
         StateDirectory files;
+        StateLock lock;
+        try {
+            files = StateDirectory.open(directory);
+            lock = StateLock.take(files.lockFile());
+        } catch (IOException e) {
+            throw new StoreException("could not prepare the state directory " + directory + " of the embedded "
+                    + "PostgreSQL: " + e.getMessage() + "; check that this user owns it and may write there", e);
+        }
+        try {
+            return start(files, lock);
+        } catch (StoreException e) {
+            try {
+                lock.close();
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
+    }
+
+    private static EmbeddedStore start(StateDirectory files, StateLock lock) {
         Secret password;
         EmbeddedPostgres server;
         try {
-            files = StateDirectory.open(directory);
+            stopOrphan(files);
             if (!files.initialized()) {
                 files.forgetPassword();
             }
@@ -82,14 +120,14 @@ public final class EmbeddedStore implements AutoCloseable {
             password = kept.orElseGet(StateDirectory::generatePassword);
             server = server(files, password, kept.isEmpty()).start();
         } catch (IOException | UncheckedIOException | IllegalStateException | ExceptionInInitializerError e) {
-            throw new StoreException("could not start the embedded PostgreSQL under " + directory + ": "
-                    + describe(e) + tail(directory.resolve("postgres.log")), e);
+            throw new StoreException("could not start the embedded PostgreSQL under " + files.root() + ": "
+                    + describe(e) + tail(files.log()), e);
         }
         Endpoint admin = admin(server, password);
         try {
-            List<MigrationReport> reports = prepare(directory, admin);
-            LOG.info("embedded store started state={} port={}", directory, server.getPort());
-            return new EmbeddedStore(directory, server, admin, reports);
+            List<MigrationReport> reports = prepare(files.root(), admin);
+            LOG.info("embedded store started state={} port={}", files.root(), server.getPort());
+            return new EmbeddedStore(files.root(), lock, server, admin, reports);
         } catch (StoreException e) {
             try {
                 server.close();
@@ -97,6 +135,36 @@ public final class EmbeddedStore implements AutoCloseable {
                 e.addSuppressed(closing);
             }
             throw e;
+        }
+    }
+
+    /**
+     * Stops the server a controller that died (killed, its lock freed by the system) left running
+     * on the data directory: PostgreSQL would refuse to start beside it.
+     */
+    private static void stopOrphan(StateDirectory files) throws IOException {
+        OptionalLong pid = files.postmasterPid();
+        Optional<ProcessHandle> orphan = pid.isEmpty() ? Optional.empty() : ProcessHandle.of(pid.getAsLong())
+                .filter(ProcessHandle::isAlive)
+                .filter(process -> process.info().command().map(c -> c.endsWith("postgres")).orElse(true));
+        if (orphan.isEmpty()) {
+            return; // none, or a stale postmaster.pid, which the server replaces
+        }
+        LOG.info("embedded store stopping a server left running pid={} state={}", pid.getAsLong(), files.root());
+        ServerBinaries.in(files.binaries(), files.log()).stop(files.data());
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (orphan.get().isAlive()) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("the server left running (pid " + pid.getAsLong() + ") did not stop within 30 s");
+            }
+            try {
+                orphan.get().onExit().get(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for the server left running to stop", e);
+            } catch (ExecutionException | TimeoutException e) {
+                // not yet ended: look again until the deadline
+            }
         }
     }
 
@@ -154,14 +222,19 @@ public final class EmbeddedStore implements AutoCloseable {
     }
 
     /**
-     * Stops the server (fast shutdown: connections are ended, the data is kept).
+     * Stops the server (fast shutdown: connections are ended, the data is kept) and frees the state
+     * directory's lock.
      *
      * @throws StoreException when it cannot be stopped
      */
     @Override
     public void close() {
         try {
-            server.close();
+            try {
+                server.close();
+            } finally {
+                lock.close();
+            }
             LOG.info("embedded store stopped state={}", state);
         } catch (IOException e) {
             throw new StoreException("could not stop the embedded PostgreSQL under " + state + ": " + e.getMessage(), e);

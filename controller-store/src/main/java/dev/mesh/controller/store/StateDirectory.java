@@ -11,7 +11,9 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -66,6 +68,22 @@ final class StateDirectory {
 
     Path passwordFile() {
         return root.resolve("password");
+    }
+
+    /** The lock a running controller holds (its pid inside). */
+    Path lockFile() {
+        return root.resolve("controller.lock");
+    }
+
+    /** @return the pid in {@code postgres/postmaster.pid}: a server runs, or ran and was not stopped */
+    OptionalLong postmasterPid() throws IOException {
+        Path file = data().resolve("postmaster.pid");
+        if (!Files.exists(file)) {
+            return OptionalLong.empty();
+        }
+        List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
+        return lines.isEmpty() || !lines.get(0).strip().matches("\\d{1,18}") ? OptionalLong.empty()
+                : OptionalLong.of(Long.parseLong(lines.get(0).strip()));
     }
 
     /** @return whether the data directory was made by {@code initdb} (a start goes on with it) */
