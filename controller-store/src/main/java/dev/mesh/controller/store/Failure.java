@@ -64,6 +64,24 @@ final class Failure {
     }
 
     /**
+     * For what is done to the database as a whole: {@code could not VERB the DB database at ADDRESS:
+     * KIND (SQLState …); FIX}, e.g. {@code could not migrate the identity database at …}.
+     */
+    static StoreException onDatabase(Database database, DataSource where, String verb, Throwable cause) {
+        Kind kind = kind(cause);
+        return onDatabase(database, where, verb, kind.text() + detail(kind, cause),
+                fix(kind, "MESH_STORE_" + database.name(), address(where)), cause);
+    }
+
+    /** Like {@link #onDatabase(Database, DataSource, String, Throwable)}, saying why and the fix in the caller's words. */
+    static StoreException onDatabase(Database database, DataSource where, String verb, String why, String fix,
+            Throwable cause) {
+        String address = address(where);
+        return new StoreException("could not " + verb + " the " + database.label() + " database"
+                + (address.isEmpty() ? "" : " at " + address) + ": " + why + "; " + fix, cause);
+    }
+
+    /**
      * @param address where the database is, as {@link Endpoint#address()} says it, or {@code ""}
      * @return {@code could not WHAT in the DB database at ADDRESS: KIND (SQLState …); FIX}
      */

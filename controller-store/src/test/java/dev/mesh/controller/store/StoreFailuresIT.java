@@ -62,7 +62,9 @@ class StoreFailuresIT {
         expect(() -> identity.allows("ops", "status"), refused("check whether ops may call status", "identity"));
         expect(() -> licences.grant("web", 3, Instant.EPOCH), refused("grant the licence of module web", "licences"));
         expect(() -> records.find("r-1"), refused("read the record of request r-1", "inventory"));
-        expect(migrations::migrate, refused("migrate", "identity"));
+        expect(migrations::migrate, "could not migrate the identity database at postgresql://store@127.0.0.1:"
+                + closedPort + "/identity: nothing accepts connections there (connection refused) (SQLState 08001); "
+                + "check that PostgreSQL runs at 127.0.0.1:" + closedPort + " and MESH_STORE_IDENTITY_PORT names it");
         expect(migrations::status, refused("read the schema version", "identity"));
     }
 
