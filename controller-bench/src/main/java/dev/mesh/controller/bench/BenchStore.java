@@ -1,5 +1,6 @@
 package dev.mesh.controller.bench;
 
+import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.ModuleVersion;
@@ -53,7 +54,7 @@ final class BenchStore implements AutoCloseable {
         Map<String, String> env = System.getenv();
         Endpoint admin = new Endpoint(env.getOrDefault("MESH_TEST_PG_HOST", "127.0.0.1"),
                 Integer.parseInt(env.getOrDefault("MESH_TEST_PG_PORT", "5432")), "postgres",
-                env.getOrDefault("MESH_TEST_PG_USER", "postgres"), env.getOrDefault("MESH_TEST_PG_PASSWORD", ""));
+                env.getOrDefault("MESH_TEST_PG_USER", "postgres"), Secret.of(env.getOrDefault("MESH_TEST_PG_PASSWORD", "")));
         byte[] random = new byte[5];
         new SecureRandom().nextBytes(random);
         Endpoint endpoint = admin.withDatabase("mesh_bench_" + HexFormat.of().formatHex(random));

@@ -1,6 +1,7 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.cli.ConfigException;
+import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import java.io.IOException;
@@ -89,7 +90,7 @@ record Config(Endpoint inventory, Endpoint identity, Endpoint licences, List<Str
             return null;
         }
         return new Endpoint(address.host(), address.port(), credentials.get("database").stringValue(),
-                credentials.get("user").stringValue(), credentials.get("password").stringValue());
+                credentials.get("user").stringValue(), Secret.of(credentials.get("password").stringValue()));
     }
 
     private record Address(String host, int port) {

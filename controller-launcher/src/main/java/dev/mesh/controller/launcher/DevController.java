@@ -144,6 +144,7 @@ final class DevController implements AutoCloseable {
         Path temporary = directory.resolve(URL_FILE + ".new");
         try {
             Files.writeString(temporary, server.endpoint() + "\n", StandardCharsets.UTF_8);
+            Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
             try {
                 Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {

@@ -1,5 +1,6 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.core.Secret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -49,7 +50,7 @@ class ConfigTest {
         assertThat(config.inventory().port()).isEqualTo(5432);
         assertThat(config.identity().user()).isEqualTo("mesh_identity");
         assertThat(config.licences().database()).isEqualTo("licences");
-        assertThat(config.licences().password()).isEqualTo(PASSWORD);
+        assertThat(config.licences().password()).isEqualTo(Secret.of(PASSWORD));
     }
 
     @Test

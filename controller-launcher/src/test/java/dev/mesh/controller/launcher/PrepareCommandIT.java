@@ -99,6 +99,26 @@ class PrepareCommandIT {
     }
 
     @Test
+    void prepare_unreachableServer_saysSoInOneLineOfOurOwn_withoutFlywaysText() throws IOException {
+        Map<String, String> env = new HashMap<>(environment(Map.of()));
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        env.put("MESH_STORE_IDENTITY_PORT", "127.0.0.1:" + closedPort);
+
+        Cli.Run run = Cli.run(env, "prepare");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err().lines()).containsExactly("mesh-controller: identity: could not migrate the identity "
+                + "database at postgresql://" + server.user() + "@127.0.0.1:" + closedPort + "/" + databases.endpoint(Database.IDENTITY)
+                .database() + ": nothing accepts connections there (connection refused) "
+                + "(SQLState 08001); check that PostgreSQL runs at 127.0.0.1:" + closedPort
+                + " and MESH_STORE_IDENTITY_PORT names it");
+        assertThat(run.err()).doesNotContainIgnoringCase("flyway").doesNotContain("SQL State").doesNotContain("----");
+    }
+
+    @Test
     void prepare_withoutConfiguration_namesEachVariable_exits2() {
         Cli.Run run = Cli.run(Map.of(), "prepare");
 
@@ -158,7 +178,7 @@ class PrepareCommandIT {
 
     /** The password the credentials files hold: the server's, or a marker trust authentication ignores. */
     private String password() {
-        return server.password().isEmpty() ? "unused-under-trust-9c41e7" : server.password();
+        return server.password().isEmpty() ? "unused-under-trust-9c41e7" : server.password().reveal();
     }
 
     /** Credentials files for the three test databases, with some database names replaced. */

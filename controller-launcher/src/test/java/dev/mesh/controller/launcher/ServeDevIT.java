@@ -91,6 +91,7 @@ class ServeDevIT {
                         + serve.epoch() + ")");
         assertThat(serve.epoch()).isPositive();
         assertThat(Files.readString(state.resolve("url"))).isEqualTo(serve.endpoint() + "\n");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state.resolve("url")))).isEqualTo("rw-------");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state.resolve("token"))))
                 .isEqualTo("rw-------");
         assertThat(serve.err()).contains("controller started mode=dev").doesNotContain(

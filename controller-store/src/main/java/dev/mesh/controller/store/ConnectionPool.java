@@ -63,9 +63,7 @@ public final class ConnectionPool implements AutoCloseable {
         try {
             return new ConnectionPool(endpoint, new HikariDataSource(config));
         } catch (HikariPool.PoolInitializationException e) {
-            throw new StoreException("could not open connections to " + endpoint.address() + ": "
-                    + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage())
-                    + "; check that the server is up and the login is right", e);
+            throw new StoreException(Failure.message(endpoint.address(), "open " + size + " connections", e), e);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.mesh.controller.store;
 
+import dev.mesh.controller.core.Secret;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
@@ -10,9 +11,15 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.exception.DataAccessException;
@@ -27,10 +34,20 @@ import org.slf4j.LoggerFactory;
  * {@code inventory}, {@code identity} and {@code licences} databases when they are missing and
  * migrates them.
  *
- * <p>Under the state directory: {@code postgres/} (the data), {@code postgres-binaries/} (the
- * unpacked server) and {@code postgres.log} (the server's output). The server listens on
- * {@code 127.0.0.1} only, on a free port chosen at each start, with trust authentication for the
- * role {@code postgres}: it is for one machine's development, not for sharing.
+ * <p>Under the state directory, all owner-only: {@code postgres/} (the data),
+ * {@code postgres-binaries/} (the unpacked server), {@code postgres.log} (the server's output) and
+ * {@code password}, the superuser's password, generated on the first start. The server listens on
+ * {@code 127.0.0.1} only, on a free port chosen at each start, with no Unix socket, and every
+ * connection logs in with that password ({@code scram-sha-256}; no {@code trust} line): another
+ * user of the machine can neither read the inventory nor run programs as the controller's user
+ * through the superuser. A state directory of an earlier version (trust, no password) gets its
+ * password on the first start of this one.
+ *
+ * <p>One controller runs on a state directory at a time: it holds {@code controller.lock} (a file
+ * lock, with its pid) until {@link #close()}. The operating system frees the lock when the process
+ * dies, also by {@code kill -9}, while its PostgreSQL goes on running; the next start finds the
+ * lock free and that server's {@code postmaster.pid} alive, stops it ({@code pg_ctl stop -m fast})
+ * and starts. A start while the lock is held is refused with the holder's pid.
  *
  * <p>As root, PostgreSQL refuses to run; the server is then run in a new user namespace
  * ({@code unshare -U}), where it is an unprivileged user, which needs {@code unshare} and user
@@ -42,51 +59,75 @@ public final class EmbeddedStore implements AutoCloseable {
     private static final String USER = "postgres";
 
     private final Path state;
+    private final StateLock lock;
     private final EmbeddedPostgres server;
+    private final Endpoint admin;
     private final List<MigrationReport> migrations;
 
-    private EmbeddedStore(Path state, EmbeddedPostgres server, List<MigrationReport> migrations) {
+    private EmbeddedStore(Path state, StateLock lock, EmbeddedPostgres server, Endpoint admin,
+            List<MigrationReport> migrations) {
         this.state = state;
+        this.lock = lock;
         this.server = server;
+        this.admin = admin;
         this.migrations = List.copyOf(migrations);
     }
 
     /**
      * Starts the server on the data under {@code state} (creating it on first start), creates the
-     * three databases that are missing, and migrates them.
+     * three databases that are missing, and migrates them. The state directory's lock is held
+     * until {@link #close()}: a server left running by a controller that died (its lock is free)
+     * is stopped first; a live controller on the same directory (its lock is held) is refused.
      *
      * @param state the state directory; created when missing
      * @return the running store
-     * @throws StoreException when the server cannot be started or a database cannot be created or
-     *     migrated; the message quotes the end of the server's output
+     * @throws StoreException when another controller runs on the directory (naming its pid), or
+     *     the server cannot be started, or a database cannot be created or migrated; the message
+     *     quotes the end of the server's output
      */
     public static EmbeddedStore start(Path state) {
         Path directory = Objects.requireNonNull(state, "state").toAbsolutePath();
-        Path log = directory.resolve("postgres.log");
+        StateDirectory files;
+        StateLock lock;
+        try {
+            files = StateDirectory.open(directory);
+            lock = StateLock.take(files.lockFile());
+        } catch (IOException e) {
+            throw new StoreException("could not prepare the state directory " + directory + " of the embedded "
+                    + "PostgreSQL: " + e.getMessage() + "; check that this user owns it and may write there", e);
+        }
+        try {
+            return start(files, lock);
+        } catch (StoreException e) {
+            try {
+                lock.close();
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
+    }
+
+    private static EmbeddedStore start(StateDirectory files, StateLock lock) {
+        Secret password;
         EmbeddedPostgres server;
         try {
-            Files.createDirectories(directory);
-            server = EmbeddedPostgres.builder()
-                    .setDataDirectory(directory.resolve("postgres"))
-                    .setCleanDataDirectory(false)
-                    .setOverrideWorkingDirectory(directory.resolve("postgres-binaries").toFile())
-                    .setLocaleConfig("locale", "C")
-                    .setServerConfig("listen_addresses", "127.0.0.1")
-                    .setServerConfig("unix_socket_directories", "")
-                    .setServerConfig("synchronous_commit", "on")
-                    .setServerConfig("max_connections", "50")
-                    .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
-        } catch (IOException | IllegalStateException | ExceptionInInitializerError e) {
-            throw new StoreException("could not start the embedded PostgreSQL under " + directory + ": "
-                    + describe(e) + tail(log), e);
+            stopOrphan(files);
+            if (!files.initialized()) {
+                files.forgetPassword();
+            }
+            Optional<Secret> kept = files.password();
+            password = kept.orElseGet(StateDirectory::generatePassword);
+            server = server(files, password, kept.isEmpty()).start();
+        } catch (IOException | UncheckedIOException | IllegalStateException | ExceptionInInitializerError e) {
+            throw new StoreException("could not start the embedded PostgreSQL under " + files.root() + ": "
+                    + describe(e) + tail(files.log()), e);
         }
-        Endpoint admin = admin(server);
+        Endpoint admin = admin(server, password);
         try {
-            List<MigrationReport> reports = prepare(directory, admin);
-            LOG.info("embedded store started state={} port={}", directory, server.getPort());
-            return new EmbeddedStore(directory, server, reports);
+            List<MigrationReport> reports = prepare(files.root(), admin);
+            LOG.info("embedded store started state={} port={}", files.root(), server.getPort());
+            return new EmbeddedStore(files.root(), lock, server, admin, reports);
         } catch (StoreException e) {
             try {
                 server.close();
@@ -97,9 +138,77 @@ public final class EmbeddedStore implements AutoCloseable {
         }
     }
 
-    /** @return where that database is: {@code 127.0.0.1}, this start's port, role {@code postgres}, no password */
+    /**
+     * Stops the server a controller that died (killed, its lock freed by the system) left running
+     * on the data directory: PostgreSQL would refuse to start beside it.
+     */
+    private static void stopOrphan(StateDirectory files) throws IOException {
+        OptionalLong pid = files.postmasterPid();
+        Optional<ProcessHandle> orphan = pid.isEmpty() ? Optional.empty() : ProcessHandle.of(pid.getAsLong())
+                .filter(ProcessHandle::isAlive)
+                .filter(process -> process.info().command().map(c -> c.endsWith("postgres")).orElse(true));
+        if (orphan.isEmpty()) {
+            return; // none, or a stale postmaster.pid, which the server replaces
+        }
+        LOG.info("embedded store stopping a server left running pid={} state={}", pid.getAsLong(), files.root());
+        ServerBinaries.in(files.binaries(), files.log()).stop(files.data());
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (orphan.get().isAlive()) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("the server left running (pid " + pid.getAsLong() + ") did not stop within 30 s");
+            }
+            try {
+                orphan.get().onExit().get(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for the server left running to stop", e);
+            } catch (ExecutionException | TimeoutException e) {
+                // not yet ended: look again until the deadline
+            }
+        }
+    }
+
+    /**
+     * The server, listening on 127.0.0.1 alone, with no Unix socket; before it starts, the
+     * customizer writes the password-only {@code pg_hba.conf} and, on a first start (or the first
+     * start of this version on an older state directory), sets the superuser's password.
+     */
+    private static EmbeddedPostgres.Builder server(StateDirectory files, Secret password, boolean setPassword) {
+        return EmbeddedPostgres.builder()
+                .setDataDirectory(files.data())
+                .setCleanDataDirectory(false)
+                .setOverrideWorkingDirectory(files.binaries().toFile())
+                .setLocaleConfig("locale", "C")
+                .setServerConfig("listen_addresses", "127.0.0.1")
+                .setServerConfig("unix_socket_directories", "")
+                .setServerConfig("password_encryption", "scram-sha-256")
+                .setServerConfig("synchronous_commit", "on")
+                .setServerConfig("max_connections", "50")
+                // The library checks that the server answers by logging in as the superuser.
+                .setConnectConfig("password", password.reveal())
+                .setDataDirectoryCustomizer(data -> {
+                    try {
+                        files.closeBinaries();
+                        files.writeAuthentication();
+                        if (setPassword) {
+                            ServerBinaries.in(files.binaries(), files.log()).setSuperuserPassword(files.data(), password);
+                            files.keepPassword(password);
+                            LOG.info("embedded store password set state={}", files.root());
+                        }
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                })
+                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(files.log().toFile()))
+                .setErrorRedirector(ProcessBuilder.Redirect.appendTo(files.log().toFile()));
+    }
+
+    /**
+     * @return where that database is: {@code 127.0.0.1}, this start's port, role {@code postgres}
+     *     with the password kept in {@code <state>/password}
+     */
     public Endpoint endpoint(Database database) {
-        return admin(server).withDatabase(database.label());
+        return admin.withDatabase(database.label());
     }
 
     /** @return what this start's migrations did, per database (nothing when all were up to date) */
@@ -113,14 +222,19 @@ public final class EmbeddedStore implements AutoCloseable {
     }
 
     /**
-     * Stops the server (fast shutdown: connections are ended, the data is kept).
+     * Stops the server (fast shutdown: connections are ended, the data is kept) and frees the state
+     * directory's lock.
      *
      * @throws StoreException when it cannot be stopped
      */
     @Override
     public void close() {
         try {
-            server.close();
+            try {
+                server.close();
+            } finally {
+                lock.close();
+            }
             LOG.info("embedded store stopped state={}", state);
         } catch (IOException e) {
             throw new StoreException("could not stop the embedded PostgreSQL under " + state + ": " + e.getMessage(), e);
@@ -129,34 +243,33 @@ public final class EmbeddedStore implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "EmbeddedStore[" + state + ", " + admin(server).address() + "]";
+        return "EmbeddedStore[" + state + ", " + admin.address() + "]";
     }
 
-    private static Endpoint admin(EmbeddedPostgres server) {
-        return new Endpoint("127.0.0.1", server.getPort(), "postgres", USER, "");
+    private static Endpoint admin(EmbeddedPostgres server, Secret password) {
+        return new Endpoint("127.0.0.1", server.getPort(), "postgres", USER, password);
     }
 
     private static List<MigrationReport> prepare(Path state, Endpoint admin) {
         List<MigrationReport> reports = new ArrayList<>();
         for (Database database : Database.values()) {
-            create(state, admin, database.label());
+            create(state, admin, database);
             reports.add(Migrations.of(database, admin.withDatabase(database.label()).dataSource()).migrate());
         }
         return reports;
     }
 
-    private static void create(Path state, Endpoint admin, String database) {
+    private static void create(Path state, Endpoint admin, Database database) {
         try {
             DSLContext db = DSL.using(admin.dataSource(), SQLDialect.POSTGRES);
             boolean exists = db.fetchExists(db.selectOne().from(table(name("pg_catalog", "pg_database")))
-                    .where(field(name("datname"), String.class).eq(database)));
+                    .where(field(name("datname"), String.class).eq(database.label())));
             if (!exists) {
-                db.createDatabase(name(database)).execute();
+                db.createDatabase(name(database.label())).execute();
                 LOG.info("embedded store created database={}", database);
             }
         } catch (DataAccessException e) {
-            throw new StoreException("could not create the " + database + " database in the embedded PostgreSQL under "
-                    + state + ": " + e.getMessage(), e);
+            throw Failure.of(database, admin, "create the database in the embedded PostgreSQL under " + state, e);
         }
     }
 

@@ -1,21 +1,23 @@
 package dev.mesh.controller.store;
 
+import dev.mesh.controller.core.Secret;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * Where one database of the store is and how to log in: what {@code MESH_STORE_<DB>_FILE} (user,
- * password, database) and {@code MESH_STORE_<DB>_PORT} (host and port) give. {@link #toString()}
- * never shows the password.
+ * password, database) and {@code MESH_STORE_<DB>_PORT} (host and port) give. The password is a
+ * {@link Secret}: the accessor, {@link #equals}, {@link #toString()} and every message built from
+ * an endpoint show {@code ***}, never its value.
  *
  * @param host the server's host name or address
  * @param port the server's port, 1 to 65535
  * @param database the database's name
  * @param user the role to log in as
- * @param password the role's password; empty for trust authentication
+ * @param password the role's password; {@link Secret#NONE} for trust authentication
  */
-public record Endpoint(String host, int port, String database, String user, String password) {
+public record Endpoint(String host, int port, String database, String user, Secret password) {
 
     /** Seconds to wait for a connection before giving up. */
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
@@ -43,6 +45,11 @@ public record Endpoint(String host, int port, String database, String user, Stri
         return new Endpoint(host, port, otherDatabase, user, password);
     }
 
+    /** @return the same server, database and user, logging in with another password */
+    public Endpoint withPassword(Secret otherPassword) {
+        return new Endpoint(host, port, database, user, otherPassword);
+    }
+
     /**
      * A data source that opens a new connection each time, with TCP keepalive on and a connect
      * timeout, so that a dead server or a cut network is noticed rather than waited on forever.
@@ -62,7 +69,7 @@ public record Endpoint(String host, int port, String database, String user, Stri
         source.setDatabaseName(database);
         source.setUser(user);
         if (!password.isEmpty()) {
-            source.setPassword(password);
+            source.setPassword(password.reveal());
         }
         source.setTcpKeepAlive(true);
         source.setConnectTimeout(CONNECT_TIMEOUT_SECONDS);

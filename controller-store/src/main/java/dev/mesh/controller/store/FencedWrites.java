@@ -44,6 +44,7 @@ final class FencedWrites implements Writes {
         T apply(DSLContext tx, long epoch);
     }
 
+    private final DataSource inventory;
     private final DSLContext db;
     private final PgPlanLock lock;
 
@@ -52,7 +53,8 @@ final class FencedWrites implements Writes {
      * @param lock the plan lock whose holder writes
      */
     FencedWrites(DataSource inventory, PgPlanLock lock) {
-        this.db = DSL.using(Objects.requireNonNull(inventory, "inventory"), SQLDialect.POSTGRES);
+        this.inventory = Objects.requireNonNull(inventory, "inventory");
+        this.db = DSL.using(inventory, SQLDialect.POSTGRES);
         this.lock = Objects.requireNonNull(lock, "lock");
     }
 
@@ -101,7 +103,7 @@ final class FencedWrites implements Writes {
                 return work.apply(tx, held.epoch());
             });
         } catch (DataAccessException e) {
-            throw new StoreException("could not " + what + " in the inventory database: " + e.getMessage(), e);
+            throw Failure.of(Database.INVENTORY, inventory, what, e);
         }
     }
 }

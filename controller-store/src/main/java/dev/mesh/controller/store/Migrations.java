@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.CoreErrorCode;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationInfoService;
@@ -12,6 +13,7 @@ import org.flywaydb.core.api.MigrationState;
 import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.output.MigrateOutput;
 import org.flywaydb.core.api.output.MigrateResult;
+import org.flywaydb.core.api.exception.FlywayValidateException;
 
 /**
  * The schema of one database of the store: migrate it to the version this controller carries
@@ -25,10 +27,12 @@ import org.flywaydb.core.api.output.MigrateResult;
 public final class Migrations {
 
     private final Database database;
+    private final DataSource dataSource;
     private final Flyway flyway;
 
     private Migrations(Database database, DataSource dataSource) {
         this.database = database;
+        this.dataSource = dataSource;
         this.flyway = Flyway.configure(Migrations.class.getClassLoader())
                 .dataSource(dataSource)
                 .locations(database.migrations())
@@ -58,11 +62,13 @@ public final class Migrations {
     public MigrationReport migrate() {
         MigrateResult result;
         try {
+            SchemaStatus before = read();
+            if (before.ahead()) {
+                throw ahead(before);
+            }
             result = flyway.migrate();
         } catch (FlywayException e) {
-            throw new StoreException("could not migrate the " + database.label() + " database: " + e.getMessage()
-                    + "; check that the server is up and the login may create tables, then run `mesh-controller "
-                    + "prepare` again", e);
+            throw failure(e);
         }
         List<MigrationReport.Applied> applied = new ArrayList<>();
         for (MigrateOutput output : result.migrations) {
@@ -80,13 +86,15 @@ public final class Migrations {
      * @throws StoreException when the database cannot be reached
      */
     public SchemaStatus status() {
-        MigrationInfoService info;
         try {
-            info = flyway.info();
+            return read();
         } catch (FlywayException e) {
-            throw new StoreException("could not read the schema version of the " + database.label() + " database: "
-                    + e.getMessage() + "; check that the server is up and the login may read it", e);
+            throw Failure.of(database, dataSource, "read the schema version", e);
         }
+    }
+
+    private SchemaStatus read() {
+        MigrationInfoService info = flyway.info();
         List<String> pending = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
         String latest = "";
@@ -119,18 +127,40 @@ public final class Migrations {
      */
     public void requireUpToDate() {
         SchemaStatus status = status();
-        String name = "the " + database.label() + " database";
         if (status.behind()) {
-            throw new StoreException(name + " is " + (status.current().isEmpty() ? "empty"
+            throw new StoreException("the " + database.label() + " database is " + (status.current().isEmpty() ? "empty"
                     : "at schema version " + status.current()) + " and this controller needs version " + status.latest()
                     + " (missing: " + String.join(", ", status.pending()) + "); run `mesh-controller prepare` to "
                     + "migrate it");
         }
         if (status.ahead()) {
-            throw new StoreException(name + " is at schema version " + status.current() + ", newer than this "
-                    + "controller knows (" + status.latest() + "); run a controller of the version that migrated it, "
-                    + "or a newer one");
+            throw ahead(status);
         }
+    }
+
+    private StoreException ahead(SchemaStatus status) {
+        return new StoreException("the " + database.label() + " database is at schema version " + status.current()
+                + ", newer than this controller knows (" + status.latest() + "); run a controller of the version that "
+                + "migrated it, or a newer one");
+    }
+
+    /**
+     * Says in our words what Flyway refused: its own messages span lines, quote SQL and advise
+     * Flyway commands ({@code repair}, {@code baseline}) and links that are not ours to give.
+     */
+    private StoreException failure(FlywayException e) {
+        if (e.getErrorCode() == CoreErrorCode.NON_EMPTY_SCHEMA_WITHOUT_SCHEMA_HISTORY_TABLE) {
+            return Failure.onDatabase(database, dataSource, "migrate", "it holds tables but no migration history, so "
+                    + "it was not made by `mesh-controller prepare`", "name an empty database, or one mesh-controller "
+                    + "prepared, in MESH_STORE_" + database.name() + "_FILE", e);
+        }
+        if (e instanceof FlywayValidateException) {
+            return Failure.onDatabase(database, dataSource, "migrate", "the migrations recorded in it are not the "
+                    + "ones this controller carries (one was changed or removed after it was applied)", "run the "
+                    + "controller version that prepared it, and report the mismatch: a released migration never "
+                    + "changes", e);
+        }
+        return Failure.onDatabase(database, dataSource, "migrate", e);
     }
 
     private static String orEmpty(String version) {

@@ -20,10 +20,12 @@ import org.jooq.impl.DSL;
  */
 public final class PgIdentity implements Identity {
 
+    private final DataSource dataSource;
     private final DSLContext db;
 
     /** @param dataSource a login to the migrated {@code identity} database */
     public PgIdentity(DataSource dataSource) {
+        this.dataSource = dataSource;
         this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
     }
 
@@ -76,7 +78,7 @@ public final class PgIdentity implements Identity {
         try {
             return db.transactionResult(configuration -> work.apply(configuration.dsl()));
         } catch (DataAccessException e) {
-            throw new StoreException("could not " + what + " in the identity database: " + e.getMessage(), e);
+            throw Failure.of(Database.IDENTITY, dataSource, what, e);
         }
     }
 }

@@ -67,12 +67,14 @@ public final class PgInventory implements Inventory {
     private static final String SUCCEEDED = "succeeded";
     private static final String FAILED = "failed";
 
+    private final DataSource dataSource;
     private final DSLContext db;
     private final Writes planWrites;
     /** "MODULE@VERSION digest" → the manifest parsed from that version's document. */
     private final Map<String, Manifest> parsed = new ConcurrentHashMap<>();
 
     private PgInventory(DataSource dataSource, Writes planWrites) {
+        this.dataSource = dataSource;
         this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
         this.planWrites = planWrites;
     }
@@ -351,7 +353,7 @@ public final class PgInventory implements Inventory {
         try {
             return work.apply(db);
         } catch (DataAccessException e) {
-            throw new StoreException("could not " + what + " in the inventory database: " + e.getMessage(), e);
+            throw Failure.of(Database.INVENTORY, dataSource, what, e);
         }
     }
 }

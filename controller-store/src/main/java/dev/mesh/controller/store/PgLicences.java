@@ -20,10 +20,12 @@ import org.jooq.impl.DSL;
  */
 public final class PgLicences implements Licences {
 
+    private final DataSource dataSource;
     private final DSLContext db;
 
     /** @param dataSource a login to the migrated {@code licences} database */
     public PgLicences(DataSource dataSource) {
+        this.dataSource = dataSource;
         this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
     }
 
@@ -33,8 +35,7 @@ public final class PgLicences implements Licences {
             return db.selectFrom(LICENCES).where(LICENCES.MODULE.eq(module)).fetchOptional(r -> new Licence(
                     r.getModule(), r.getMaxNodes(), r.getExpiresAt().toInstant()));
         } catch (DataAccessException e) {
-            throw new StoreException("could not read the licence of module " + module + " in the licences database: "
-                    + e.getMessage(), e);
+            throw Failure.of(Database.LICENCES, dataSource, "read the licence of module " + module, e);
         }
     }
 
@@ -58,7 +59,7 @@ public final class PgLicences implements Licences {
                     .set(LICENCES.UPDATED_AT, DSL.currentOffsetDateTime())
                     .execute();
         } catch (DataAccessException e) {
-            throw new StoreException("could not grant the licence of module " + module + ": " + e.getMessage(), e);
+            throw Failure.of(Database.LICENCES, dataSource, "grant the licence of module " + module, e);
         }
     }
 
@@ -67,7 +68,7 @@ public final class PgLicences implements Licences {
         try {
             db.deleteFrom(LICENCES).where(LICENCES.MODULE.eq(module)).execute();
         } catch (DataAccessException e) {
-            throw new StoreException("could not revoke the licence of module " + module + ": " + e.getMessage(), e);
+            throw Failure.of(Database.LICENCES, dataSource, "revoke the licence of module " + module, e);
         }
     }
 }

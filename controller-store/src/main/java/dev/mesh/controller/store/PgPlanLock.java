@@ -209,7 +209,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
             return DSL.using(inventory, SQLDialect.POSTGRES).select(LEADERSHIP.EPOCH).from(LEADERSHIP)
                     .fetchSingle().value1();
         } catch (DataAccessException e) {
-            throw new StoreException("could not read the fencing epoch in the inventory database: " + e.getMessage(), e);
+            throw Failure.of(Database.INVENTORY, inventory, "read the fencing epoch", e);
         }
     }
 
@@ -292,8 +292,8 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
             try {
                 current = session();
             } catch (SQLException e) {
-                throw new VerbException(VerbException.Code.UNAVAILABLE, "could not take the plan lock: the inventory "
-                        + "database at " + endpoint.address() + " cannot be reached (" + e.getMessage() + ")", "");
+                throw new VerbException(VerbException.Code.UNAVAILABLE,
+                        Failure.message(Database.INVENTORY, endpoint.address(), "take the plan lock", e), "", e);
             }
             try {
                 current.lock();
@@ -312,8 +312,8 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                 return new Held(tenure, current.pid());
             } catch (DataAccessException e) {
                 dropSession();
-                throw new StoreException("took the plan lock but could not advance the fencing epoch in the inventory "
-                        + "database: " + e.getMessage() + "; check that it is migrated (`mesh-controller prepare`)", e);
+                throw Failure.of(Database.INVENTORY, endpoint, "advance the fencing epoch after taking the plan lock",
+                        e);
             }
         }
     }
@@ -324,14 +324,14 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
             try {
                 who = current.leadership();
             } catch (DataAccessException unreadable) {
-                who = "its holder could not be read: " + unreadable.getMessage();
+                who = "its holder could not be read: " + Failure.kind(unreadable).text();
             }
             return new VerbException(VerbException.Code.UNAVAILABLE, "the plan lock is held by another controller ("
-                    + who + ") and did not come free within " + wait.toMillis() + " ms; retry later", "");
+                    + who + ") and did not come free within " + wait.toMillis() + " ms; retry later", "", e);
         }
         dropSession();
-        return new VerbException(VerbException.Code.UNAVAILABLE, "could not take the plan lock in the inventory database "
-                + "at " + endpoint.address() + ": " + e.getMessage(), "");
+        return new VerbException(VerbException.Code.UNAVAILABLE,
+                Failure.message(Database.INVENTORY, endpoint.address(), "take the plan lock", e), "", e);
     }
 
     /** Releases the lock; a session that no longer held it means the lock was lost during the work. */
@@ -342,7 +342,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         } catch (DataAccessException e) {
             dropSession();
             lose("the plan lock was lost: its database session (pid " + taken.pid() + ") ended while epoch "
-                    + taken.epoch() + " held it (" + e.getMessage() + ")");
+                    + taken.epoch() + " held it (" + Failure.kind(e).text() + ")");
             return;
         }
         if (!released) {

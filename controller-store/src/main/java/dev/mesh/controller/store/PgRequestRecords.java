@@ -28,10 +28,12 @@ public final class PgRequestRecords implements RequestRecords {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
+    private final DataSource dataSource;
     private final DSLContext db;
     private final Writes writes;
 
     private PgRequestRecords(DataSource dataSource, Writes writes) {
+        this.dataSource = dataSource;
         this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
         this.writes = writes;
     }
@@ -65,8 +67,7 @@ public final class PgRequestRecords implements RequestRecords {
                     .fetchOptional(r -> new Recorded(r.getRequestId(), r.getPrincipal(), r.getVerb(),
                             r.getArgumentsDigest(), MAPPER.readTree(r.getResult().data()), r.getIsError()));
         } catch (DataAccessException e) {
-            throw new StoreException("could not read the record of request " + requestId + " in the inventory "
-                    + "database: " + e.getMessage(), e);
+            throw Failure.of(Database.INVENTORY, dataSource, "read the record of request " + requestId, e);
         }
     }
 

@@ -34,7 +34,7 @@ interface Writes {
                 try {
                     return db.transactionResult(config -> work.apply(config.dsl()));
                 } catch (DataAccessException e) {
-                    throw new StoreException("could not " + what + " in the inventory database: " + e.getMessage(), e);
+                    throw Failure.of(Database.INVENTORY, database, what, e);
                 }
             }
         };

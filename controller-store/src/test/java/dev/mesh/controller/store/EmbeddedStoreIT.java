@@ -1,10 +1,15 @@
 package dev.mesh.controller.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Secret;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,5 +45,70 @@ class EmbeddedStoreIT {
             }
         }
         assertThat(Files.exists(state.resolve("postgres").resolve("postmaster.pid"))).as("stopped").isFalse();
+    }
+
+    @Test
+    void start_refusesEveryLoginWithoutThePassword_theSuperusersToo() throws IOException {
+        try (EmbeddedStore store = EmbeddedStore.start(state)) {
+            Endpoint right = store.endpoint(Database.INVENTORY);
+            assertThat(right.password().reveal()).isEqualTo(Files.readString(state.resolve("password")).strip())
+                    .hasSize(32);
+
+            refused(right.withPassword(Secret.NONE));
+            refused(right.withPassword(Secret.of("not-the-password")));
+            refused(right.withDatabase("postgres").withPassword(Secret.NONE));
+            assertThat(new PgInventory(right.dataSource()).nodes()).isEmpty();
+            assertThat(Files.readString(state.resolve("postgres").resolve("pg_hba.conf")))
+                    .contains("host all all 127.0.0.1/32 scram-sha-256").doesNotContain("trust\n")
+                    .doesNotContain(right.password().reveal());
+            assertThat(Files.readString(state.resolve("postgres.log"))).doesNotContain(right.password().reveal());
+        }
+    }
+
+    @Test
+    void start_makesTheStateDirectoryOwnerOnly() throws IOException {
+        try (EmbeddedStore store = EmbeddedStore.start(state)) {
+            assertThat(store.state()).isEqualTo(state.toAbsolutePath());
+            assertThat(mode(state)).isEqualTo("rwx------");
+            assertThat(mode(state.resolve("postgres"))).isEqualTo("rwx------");
+            assertThat(mode(state.resolve("postgres-binaries"))).isEqualTo("rwx------");
+            assertThat(mode(state.resolve("postgres.log"))).isEqualTo("rw-------");
+            assertThat(mode(state.resolve("password"))).isEqualTo("rw-------");
+        }
+    }
+
+    @Test
+    void start_onAStateDirectoryOfAnEarlierVersion_setsAPassword_andClosesItsFiles() throws IOException {
+        // What versions before the password left: trust for the superuser, no password, open binaries.
+        try (EmbeddedPostgres earlier = EmbeddedPostgres.builder().setDataDirectory(state.resolve("postgres"))
+                .setCleanDataDirectory(false).setOverrideWorkingDirectory(state.resolve("postgres-binaries").toFile())
+                .setServerConfig("listen_addresses", "127.0.0.1").setServerConfig("unix_socket_directories", "")
+                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(state.resolve("postgres.log").toFile()))
+                .start()) {
+            assertThat(earlier.getPort()).isPositive();
+        }
+        Files.setPosixFilePermissions(state.resolve("postgres-binaries"), PosixFilePermissions.fromString("rwxrwxrwx"));
+        Files.setPosixFilePermissions(state.resolve("postgres.log"), PosixFilePermissions.fromString("rw-rw-rw-"));
+
+        try (EmbeddedStore store = EmbeddedStore.start(state)) {
+            refused(store.endpoint(Database.INVENTORY).withPassword(Secret.NONE));
+            assertThat(new PgInventory(store.endpoint(Database.INVENTORY).dataSource()).nodes()).isEmpty();
+            assertThat(mode(state.resolve("postgres-binaries"))).isEqualTo("rwx------");
+            assertThat(mode(state.resolve("postgres.log"))).isEqualTo("rw-------");
+        }
+        try (EmbeddedStore again = EmbeddedStore.start(state)) {
+            assertThat(new PgInventory(again.endpoint(Database.INVENTORY).dataSource()).nodes()).isEmpty();
+        }
+    }
+
+    private static void refused(Endpoint endpoint) {
+        assertThatThrownBy(() -> new PgInventory(endpoint.dataSource()).nodes())
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("the server refused the login (authentication failed)")
+                .hasMessageContaining("check the user and password in MESH_STORE_INVENTORY_FILE");
+    }
+
+    private static String mode(Path path) throws IOException {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
     }
 }

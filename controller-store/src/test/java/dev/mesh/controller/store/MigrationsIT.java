@@ -2,11 +2,15 @@ package dev.mesh.controller.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.jooq.impl.DSL.table;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.field;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.List;
 import org.flywaydb.core.Flyway;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -74,21 +78,50 @@ class MigrationsIT {
     }
 
     @Test
-    void serverNotListening_isAStoreExceptionNamingTheDatabase() throws IOException {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
-        Migrations migrations = Migrations.of(Database.IDENTITY,
-                new Endpoint("127.0.0.1", closedPort, "identity", "postgres", "").dataSource());
+    void migrate_schemaOfANewerController_isRefused_inOurWords() {
+        Endpoint endpoint = databases.migrated(Database.LICENCES);
+        Flyway.configure().dataSource(endpoint.dataSource())
+                .locations("classpath:db/licences", "classpath:db/future").load().migrate();
 
-        assertThatThrownBy(migrations::migrate)
+        assertThatThrownBy(Migrations.of(Database.LICENCES, endpoint.dataSource())::migrate)
                 .isInstanceOf(StoreException.class)
-                .hasMessageStartingWith("could not migrate the identity database: ")
-                .hasMessageEndingWith("; check that the server is up and the login may create tables, then run "
-                        + "`mesh-controller prepare` again");
-        assertThatThrownBy(migrations::status)
+                .hasMessage("the licences database is at schema version 2, newer than this controller knows (1); "
+                        + "run a controller of the version that migrated it, or a newer one")
+                .satisfies(MigrationsIT::inOurWords);
+    }
+
+    @Test
+    void migrate_aMigrationChangedAfterItWasApplied_isRefused_inOurWords() {
+        Endpoint endpoint = databases.migrated(Database.IDENTITY);
+        DSL.using(endpoint.dataSource(), SQLDialect.POSTGRES).update(table(name("flyway_schema_history")))
+                .set(field(name("checksum"), Integer.class), 42).execute();
+
+        assertThatThrownBy(Migrations.of(Database.IDENTITY, endpoint.dataSource())::migrate)
                 .isInstanceOf(StoreException.class)
-                .hasMessageStartingWith("could not read the schema version of the identity database: ");
+                .hasMessage("could not migrate the identity database at " + endpoint.address() + ": the migrations "
+                        + "recorded in it are not the ones this controller carries (one was changed or removed after "
+                        + "it was applied); run the controller version that prepared it, and report the mismatch: a "
+                        + "released migration never changes")
+                .satisfies(MigrationsIT::inOurWords);
+    }
+
+    @Test
+    void migrate_tablesWithoutMigrationHistory_isRefused_inOurWords() {
+        Endpoint endpoint = databases.empty(Database.INVENTORY);
+        DSL.using(endpoint.dataSource(), SQLDialect.POSTGRES).createTable(name("someone_elses"))
+                .column("id", SQLDataType.INTEGER).execute();
+
+        assertThatThrownBy(Migrations.of(Database.INVENTORY, endpoint.dataSource())::migrate)
+                .isInstanceOf(StoreException.class)
+                .hasMessage("could not migrate the inventory database at " + endpoint.address() + ": it holds tables "
+                        + "but no migration history, so it was not made by `mesh-controller prepare`; name an empty "
+                        + "database, or one mesh-controller prepared, in MESH_STORE_INVENTORY_FILE")
+                .satisfies(MigrationsIT::inOurWords);
+    }
+
+    /** One line, no Flyway advice or links, no SQL. */
+    private static void inOurWords(Throwable e) {
+        assertThat(e.getMessage()).doesNotContain("\n").doesNotContainIgnoringCase("flyway")
+                .doesNotContain("rd.gt").doesNotContain("repair").doesNotContain("baseline").doesNotContain("SQL [");
     }
 }

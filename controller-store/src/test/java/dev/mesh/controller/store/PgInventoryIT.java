@@ -90,14 +90,4 @@ class PgInventoryIT extends InventoryContract {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("build id \"store@1/server\" is not of the form build:MODULE@VERSION/ARTIFACT");
     }
-
-    @Test
-    void unmigratedDatabase_isAStoreExceptionNamingTheOperation() {
-        PgInventory unmigrated = new PgInventory(databases.empty(Database.INVENTORY).dataSource());
-
-        assertThatThrownBy(unmigrated::nodes)
-                .isInstanceOf(StoreException.class)
-                .hasMessageStartingWith("could not list the nodes in the inventory database: ")
-                .hasMessageContaining("relation \"nodes\" does not exist");
-    }
 }

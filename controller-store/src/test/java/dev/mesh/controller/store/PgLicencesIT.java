@@ -3,7 +3,9 @@ package dev.mesh.controller.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mesh.controller.core.Licences.Licence;
+import dev.mesh.controller.core.Licences;
+import dev.mesh.controller.core.LicencesContract;
+import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.RequestRecords;
@@ -15,13 +17,15 @@ import dev.mesh.controller.manifest.Layout;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
-/** {@link PgLicences} on a fresh licences database, and {@code assign} enforcing it over the store. */
-class PgLicencesIT {
+/**
+ * {@link PgLicences} on a fresh licences database: core's contract, and {@code assign} enforcing it
+ * over the store.
+ */
+class PgLicencesIT extends LicencesContract {
 
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -32,22 +36,21 @@ class PgLicencesIT {
     private PgLicences licences;
     private PgInventory inventory;
 
-    @BeforeEach
-    void freshDatabases() {
+    @Override
+    protected Licences newLicences() {
         licences = new PgLicences(databases.migrated(Database.LICENCES).dataSource());
         inventory = new PgInventory(databases.migrated(Database.INVENTORY).dataSource());
+        return licences;
     }
 
-    @Test
-    void grant_replace_revoke_roundTrip() {
-        assertThat(licences.licence("web")).isEmpty();
+    @Override
+    protected void grant(String module, int nodes, Instant expires) {
+        licences.grant(module, nodes, expires);
+    }
 
-        licences.grant("web", 3, NOW);
-        licences.grant("web", 5, NOW.plusSeconds(60));
-
-        assertThat(licences.licence("web")).contains(new Licence("web", 5, NOW.plusSeconds(60)));
-        licences.revoke("web");
-        assertThat(licences.licence("web")).isEmpty();
+    @Override
+    protected void revoke(String module) {
+        licences.revoke(module);
     }
 
     @Test

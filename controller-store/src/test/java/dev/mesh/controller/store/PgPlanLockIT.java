@@ -1,5 +1,6 @@
 package dev.mesh.controller.store;
 
+import dev.mesh.controller.core.Secret;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.LEADERSHIP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -241,14 +242,14 @@ class PgPlanLockIT {
 
     @Test
     void unreachableDatabase_isUnavailable_withTheAddress() {
-        Endpoint nowhere = new Endpoint("127.0.0.1", 1, "inventory", "postgres", "secret-password");
+        Endpoint nowhere = new Endpoint("127.0.0.1", 1, "inventory", "postgres", Secret.of("secret-password"));
         PgPlanLock lock = PgPlanLock.of(nowhere, source, "ctl-a", Duration.ofSeconds(1));
         locks.add(lock);
 
         assertThatThrownBy(lock::acquire)
                 .isInstanceOf(VerbException.class)
-                .hasMessageStartingWith("could not take the plan lock: the inventory database at "
-                        + "postgresql://postgres@127.0.0.1:1/inventory cannot be reached (")
+                .hasMessageStartingWith("could not take the plan lock in the inventory database at "
+                        + "postgresql://postgres@127.0.0.1:1/inventory: nothing accepts connections there")
                 .message().doesNotContain("secret-password");
         assertThat(lock.toString()).isEqualTo("PgPlanLock[ctl-a on postgresql://postgres@127.0.0.1:1/inventory, not held]");
     }

@@ -6,20 +6,24 @@ import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
-import dev.mesh.controller.core.RequestRecords.Recorded;
 import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import java.time.Clock;
-import org.junit.jupiter.api.BeforeEach;
+import dev.mesh.controller.core.RequestRecords;
+import dev.mesh.controller.core.RequestRecordsContract;
+import dev.mesh.controller.core.verbs.Verbs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** {@link PgRequestRecords} on a fresh inventory database, and a repeated request over the store. */
-class PgRequestRecordsIT {
+/**
+ * {@link PgRequestRecords} on a fresh inventory database: core's contract, and a repeated request
+ * over the store.
+ */
+class PgRequestRecordsIT extends RequestRecordsContract {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -29,23 +33,12 @@ class PgRequestRecordsIT {
     private PgRequestRecords records;
     private PgInventory inventory;
 
-    @BeforeEach
-    void freshDatabase() {
+    @Override
+    protected RequestRecords newRecords() {
         Endpoint endpoint = databases.migrated(Database.INVENTORY);
         records = new PgRequestRecords(endpoint.dataSource());
         inventory = new PgInventory(endpoint.dataSource());
-    }
-
-    @Test
-    void record_firstStands_andReadsBack() {
-        Recorded first = new Recorded("r-1", "ops", "assign", "sha256:a", JSON.readTree("{\"changed\": true}"), false);
-        Recorded second = new Recorded("r-1", "ops", "assign", "sha256:b", JSON.readTree("{\"changed\": false}"), true);
-
-        records.record(first);
-        records.record(second);
-
-        assertThat(records.find("r-1")).contains(first);
-        assertThat(records.find("r-2")).isEmpty();
+        return records;
     }
 
     @Test

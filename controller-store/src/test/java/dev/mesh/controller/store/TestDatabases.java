@@ -1,5 +1,6 @@
 package dev.mesh.controller.store;
 
+import dev.mesh.controller.core.Secret;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.function;
 import static org.jooq.impl.DSL.name;
@@ -85,7 +86,7 @@ public final class TestDatabases implements AutoCloseable, BeforeAllCallback, Af
         String host = env.getOrDefault("MESH_TEST_PG_HOST", "127.0.0.1");
         int port = Integer.parseInt(env.getOrDefault("MESH_TEST_PG_PORT", "5432"));
         String user = env.getOrDefault("MESH_TEST_PG_USER", "postgres");
-        Endpoint admin = new Endpoint(host, port, "postgres", user, env.getOrDefault("MESH_TEST_PG_PASSWORD", ""));
+        Endpoint admin = new Endpoint(host, port, "postgres", user, Secret.of(env.getOrDefault("MESH_TEST_PG_PASSWORD", "")));
         try (Connection connection = admin.dataSource().getConnection()) {
             if (!connection.isValid(10)) {
                 throw new SQLException("the new connection is not valid");
@@ -127,6 +128,11 @@ public final class TestDatabases implements AutoCloseable, BeforeAllCallback, Af
         Endpoint endpoint = empty(database);
         Migrations.of(database, endpoint.dataSource()).migrate();
         return endpoint;
+    }
+
+    /** Drops that database if it exists, ending the sessions on it, as an operator might by mistake. */
+    public void drop(Database database) {
+        onServer(db -> drop(db, endpoint(database).database()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.mesh.controller.core.memory;
 
 import dev.mesh.controller.core.Identity;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,6 +10,13 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class MemoryIdentity implements Identity {
 
     private final Map<String, Set<String>> grants = new ConcurrentHashMap<>();
+    private final Set<String> disabled = ConcurrentHashMap.newKeySet();
+
+    /** Adds a principal with no verb, or enables a disabled one again, keeping its grants. */
+    public void add(String principal) {
+        grants.computeIfAbsent(principal, p -> ConcurrentHashMap.newKeySet());
+        disabled.remove(principal);
+    }
 
     /**
      * Grants verbs to a principal, adding the principal when it is new.
@@ -17,17 +25,33 @@ public final class MemoryIdentity implements Identity {
      * @param verbs the verbs it may call
      */
     public void grant(String principal, String... verbs) {
-        grants.computeIfAbsent(principal, p -> ConcurrentHashMap.newKeySet()).addAll(Set.of(verbs));
+        grants.computeIfAbsent(principal, p -> ConcurrentHashMap.newKeySet()).addAll(Arrays.asList(verbs));
+    }
+
+    /** Takes a verb from a principal. */
+    public void revoke(String principal, String verb) {
+        Set<String> verbs = grants.get(principal);
+        if (verbs != null) {
+            verbs.remove(verb);
+        }
+    }
+
+    /** Disables a principal: it may call nothing until {@linkplain #add added} again; its grants are kept. */
+    public void disable(String principal) {
+        if (grants.containsKey(principal)) {
+            disabled.add(principal);
+        }
     }
 
     /** Removes a principal and its grants. */
     public void remove(String principal) {
         grants.remove(principal);
+        disabled.remove(principal);
     }
 
     @Override
     public boolean allows(String principal, String verb) {
         Set<String> verbs = grants.get(principal);
-        return verbs != null && verbs.contains(verb);
+        return verbs != null && verbs.contains(verb) && !disabled.contains(principal);
     }
 }

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
-import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryRequestRecords;
@@ -16,6 +18,7 @@ import dev.mesh.controller.manifest.Layout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,7 +38,12 @@ class ArgumentsTest {
 
     /** The one place these tests build their verbs. */
     static Verbs verbs(MemoryInventory inventory, MemoryEvents events) {
-        return Verbs.of(inventory, new LocalPlanLock(), events, Layout.DEFAULT);
+        return verbs(inventory, events, RequestRecords.NONE);
+    }
+
+    private static Verbs verbs(MemoryInventory inventory, MemoryEvents events, RequestRecords records) {
+        return Verbs.of(new Verbs.Ports(inventory, Licences.NONE, LocalLifecycle.active(), events, records,
+                Layout.DEFAULT, Clock.systemUTC()));
     }
 
     @BeforeEach
@@ -87,7 +95,7 @@ class ArgumentsTest {
         MemoryRequestRecords records = new MemoryRequestRecords();
         JsonNode args = JSON.readTree("{\"module\": \"mesh-store\", \"nodes\": \"alpha\"}");
 
-        assertInvalid(() -> verbs.withRequestRecords(records).call("r-1", "ops", "assign", args), "/nodes",
+        assertInvalid(() -> verbs(inventory, events, records).call("r-1", "ops", "assign", args), "/nodes",
                 "unknown argument \"nodes\" for assign; did you mean \"node\"? assign takes module, node");
 
         assertThat(records.find("r-1")).isEmpty();

@@ -1,0 +1,115 @@
+package dev.mesh.controller.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link PlanLock} must do: it is held for a whole active period, from
+ * {@link PlanLock#acquire()} to {@link PlanLock#release()}, each time with an epoch greater than
+ * every epoch before and the previous holder recorded; work runs under it only while it is
+ * acquired; a rival on the same store cannot take it meanwhile. Run by {@link LocalPlanLockTest}
+ * here and by the PostgreSQL lock in controller-store (through core's test jar).
+ */
+public abstract class PlanLockContract {
+
+    private PlanLock lock;
+    private PlanLock rival;
+
+    /** @return a new lock held by {@code ctl-a}, on a store of its own that no one else holds */
+    protected abstract PlanLock newLock();
+
+    /**
+     * @return a lock held by {@code ctl-b} on the same store as the last {@link #newLock()}, which
+     *     gives up soon when the lock is taken
+     */
+    protected abstract PlanLock rival();
+
+    @BeforeEach
+    void freshLock() {
+        lock = newLock();
+        rival = rival();
+    }
+
+    @Test
+    void acquire_takesAnEpochGreaterThanEveryBefore_andRecordsThePreviousHolder() {
+        Tenure first = lock.acquire();
+        lock.release();
+        Tenure second = lock.acquire();
+        lock.release();
+        Tenure third = rival.acquire();
+
+        assertThat(first.epoch()).isPositive();
+        assertThat(second.epoch()).isGreaterThan(first.epoch());
+        assertThat(third.epoch()).isGreaterThan(second.epoch());
+        assertThat(first.holder()).isEqualTo("ctl-a");
+        assertThat(second.previous()).isEqualTo("ctl-a");
+        assertThat(third.holder()).isEqualTo("ctl-b");
+        assertThat(third.previous()).isEqualTo("ctl-a");
+        assertThat(third.since()).isAfterOrEqualTo(first.since());
+    }
+
+    @Test
+    void acquire_again_keepsTheSameTenure_untilReleased() {
+        Tenure acquired = lock.acquire();
+
+        assertThat(lock.acquire()).as("acquiring again does nothing").isEqualTo(acquired);
+        assertThat(lock.tenure()).contains(acquired);
+        lock.release();
+        assertThat(lock.tenure()).isEmpty();
+    }
+
+    @Test
+    void holding_withoutTheLock_isUnavailable() {
+        assertThatThrownBy(() -> lock.holding(() -> "plan work"))
+                .isInstanceOfSatisfying(VerbException.class, e -> assertThat(e.code())
+                        .isEqualTo(VerbException.Code.UNAVAILABLE));
+
+        lock.acquire();
+        lock.release();
+        assertThatThrownBy(() -> lock.holding(() -> "plan work")).as("released")
+                .isInstanceOf(VerbException.class);
+    }
+
+    @Test
+    void holding_returnsWhatTheWorkReturns_isReentrant_andKeepsTheLockWhenTheWorkThrows() {
+        Tenure acquired = lock.acquire();
+
+        assertThat(lock.holding(() -> lock.holding(() -> "inner"))).isEqualTo("inner");
+        assertThatThrownBy(() -> lock.holding(() -> {
+            throw new IllegalStateException("work failed");
+        })).isInstanceOf(IllegalStateException.class).hasMessage("work failed");
+
+        assertThat(lock.tenure()).contains(acquired);
+        assertThat(lock.holding(() -> "more work")).isEqualTo("more work");
+        lock.release();
+    }
+
+    @Test
+    void aRival_cannotAcquireWhileItIsHeld_andTakesTheNextEpochOnceReleased() {
+        Tenure held = lock.acquire();
+
+        assertThatThrownBy(rival::acquire)
+                .isInstanceOfSatisfying(VerbException.class, e -> {
+                    assertThat(e.code()).isEqualTo(VerbException.Code.UNAVAILABLE);
+                    assertThat(e.getMessage()).contains("ctl-a");
+                });
+        assertThat(rival.tenure()).isEmpty();
+        assertThatThrownBy(() -> rival.holding(() -> "plan work")).isInstanceOf(VerbException.class);
+        lock.release();
+
+        assertThat(rival.acquire().epoch()).isGreaterThan(held.epoch());
+        rival.release();
+    }
+
+    @Test
+    void release_withoutAcquire_doesNothing() {
+        lock.release();
+
+        assertThat(lock.tenure()).isEmpty();
+        assertThat(lock.acquire().epoch()).isPositive();
+        lock.release();
+    }
+}
