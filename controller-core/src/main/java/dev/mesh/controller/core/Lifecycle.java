@@ -174,6 +174,23 @@ public final class Lifecycle {
         }
     }
 
+    /**
+     * Checks that an active controller still holds its lock ({@link PlanLock#check()}), and makes it
+     * a standby when the lock was lost, without waiting for plan work to find out.
+     *
+     * @return the status as of now
+     */
+    public Status verify() {
+        Status now = status;
+        if (now.role() == Role.ACTIVE) {
+            lock.check();
+            if (lock.tenure().isEmpty()) {
+                lost(now);
+            }
+        }
+        return status;
+    }
+
     /** @return the role, epoch and peers as of now; never blocks */
     public Status status() {
         return status;

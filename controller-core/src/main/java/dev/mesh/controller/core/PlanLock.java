@@ -43,6 +43,13 @@ public interface PlanLock {
      */
     <T> T holding(Supplier<T> work);
 
+    /**
+     * Finds out whether an acquired lock is still held, as far as can be known without waiting for
+     * the work that holds it now: a lock whose session ended becomes lost, and {@link #tenure()}
+     * empty. Never throws for a store that cannot be reached; does nothing when not acquired.
+     */
+    void check();
+
     /** @return the tenure while the lock is acquired and not known to be lost; never waits */
     Optional<Tenure> tenure();
 }

@@ -2,6 +2,7 @@ package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.mcp.McpDispatcher;
 import dev.mesh.controller.mcp.McpHttpServer;
@@ -83,8 +84,9 @@ public final class Assembly implements AutoCloseable {
 
     /**
      * Keeps a controller that is alone active (the development controller: no handover decides
-     * for it): every {@code every}, when it finds itself standby — its plan lock was lost with its
-     * database session, the store restarted — it takes the lock again, with a new epoch. A
+     * for it): every {@code every} it checks that it still holds its plan lock, and when it finds
+     * itself standby — the lock was lost with its database session, the store restarted — it
+     * takes the lock again, with a new epoch. A
      * failure to take it (the store still down) is logged once until it succeeds.
      *
      * @param every how often to look
@@ -95,7 +97,7 @@ public final class Assembly implements AutoCloseable {
         closer.onClose(keeper::shutdownNow);
         boolean[] failing = {false};
         keeper.scheduleWithFixedDelay(() -> {
-            if (lifecycle().isActive()) {
+            if (lifecycle().verify().role() != Role.STANDBY) {
                 return;
             }
             try {

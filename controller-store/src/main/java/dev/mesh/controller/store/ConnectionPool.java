@@ -20,7 +20,12 @@ import org.postgresql.ds.PGSimpleDataSource;
  */
 public final class ConnectionPool implements AutoCloseable {
 
-    private static final Duration WAIT_FOR_CONNECTION = Duration.ofSeconds(10);
+    /**
+     * How long a caller waits for a connection. A verb's queries take milliseconds, so a pool with no
+     * free connection for this long is a store that is down, not a busy one: the verb is told
+     * {@code unavailable} soon rather than after a wait its client would take for a hang.
+     */
+    private static final Duration WAIT_FOR_CONNECTION = Duration.ofSeconds(3);
     private static final Duration KEEPALIVE = Duration.ofSeconds(30);
     /**
      * No verb's query reads for this long: a server that does not answer within it fails the verb

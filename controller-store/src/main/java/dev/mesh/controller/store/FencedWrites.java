@@ -3,19 +3,14 @@ package dev.mesh.controller.store;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.LEADERSHIP;
 import static org.jooq.impl.DSL.exists;
 import static org.jooq.impl.DSL.field;
-import static org.jooq.impl.DSL.name;
-import static org.jooq.impl.DSL.selectOne;
-import static org.jooq.impl.DSL.table;
 
 import dev.mesh.controller.core.VerbException;
 import java.util.Objects;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
-import org.jooq.Field;
 import org.jooq.Record3;
 import org.jooq.SQLDialect;
-import org.jooq.Table;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 
@@ -29,14 +24,6 @@ import org.jooq.impl.DSL;
  * <p>Thread-safe.
  */
 final class FencedWrites implements Writes {
-
-    private static final Table<?> PG_LOCKS = table(name("pg_catalog", "pg_locks"));
-    private static final Field<String> LOCKTYPE = field(name("locktype"), String.class);
-    private static final Field<Integer> CLASSID = field(name("classid"), Integer.class);
-    private static final Field<Integer> OBJID = field(name("objid"), Integer.class);
-    private static final Field<Short> OBJSUBID = field(name("objsubid"), Short.class);
-    private static final Field<Integer> PID = field(name("pid"), Integer.class);
-    private static final Field<Boolean> GRANTED = field(name("granted"), Boolean.class);
 
     /** Work in a fenced transaction, given the epoch it is fenced by. */
     @FunctionalInterface
@@ -85,10 +72,7 @@ final class FencedWrites implements Writes {
             return db.transactionResult(config -> {
                 DSLContext tx = config.dsl();
                 Record3<Long, String, Boolean> fence = tx
-                        .select(LEADERSHIP.EPOCH, LEADERSHIP.HOLDER, field(exists(selectOne().from(PG_LOCKS).where(
-                                LOCKTYPE.eq("advisory"), CLASSID.eq(LockSession.KEY_CLASS),
-                                OBJID.eq(LockSession.KEY_PLAN), OBJSUBID.eq((short) 2),
-                                PID.eq(held.pid()), GRANTED.isTrue()))))
+                        .select(LEADERSHIP.EPOCH, LEADERSHIP.HOLDER, field(exists(LockSession.heldBy(held.pid()))))
                         .from(LEADERSHIP)
                         .forShare()
                         .fetchSingle();

@@ -2,8 +2,11 @@ package dev.mesh.controller.store;
 
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.LEADERSHIP;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.function;
 import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.table;
 import static org.jooq.impl.DSL.val;
 
 import dev.mesh.controller.core.Tenure;
@@ -11,7 +14,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Record;
+import org.jooq.Record1;
+import org.jooq.SelectConditionStep;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -27,6 +34,14 @@ final class LockSession implements AutoCloseable {
     /** The advisory lock's two keys: {@code 'mesh'} and 1, the plan lock. */
     static final int KEY_CLASS = 0x6d657368;
     static final int KEY_PLAN = 1;
+
+    private static final Table<?> PG_LOCKS = table(name("pg_catalog", "pg_locks"));
+    private static final Field<String> LOCKTYPE = field(name("locktype"), String.class);
+    private static final Field<Integer> CLASSID = field(name("classid"), Integer.class);
+    private static final Field<Integer> OBJID = field(name("objid"), Integer.class);
+    private static final Field<Short> OBJSUBID = field(name("objsubid"), Short.class);
+    private static final Field<Integer> PID = field(name("pid"), Integer.class);
+    private static final Field<Boolean> GRANTED = field(name("granted"), Boolean.class);
 
     /**
      * Server-side TCP keepalives: a controller that is cut off is noticed by the server within
@@ -76,6 +91,26 @@ final class LockSession implements AutoCloseable {
     /** Waits for the advisory lock (up to the session's {@code lock_timeout}). */
     void lock() {
         db.select(function(name("pg_advisory_lock"), SQLDataType.OTHER, val(KEY_CLASS), val(KEY_PLAN))).fetch();
+    }
+
+    /**
+     * @param pid a server process
+     * @return the query of whether that process holds the plan lock (a row of {@code pg_locks}), for
+     *     a fence to check in its transaction
+     */
+    static SelectConditionStep<Record1<Integer>> heldBy(int pid) {
+        return selectOne().from(PG_LOCKS).where(LOCKTYPE.eq("advisory"), CLASSID.eq(KEY_CLASS), OBJID.eq(KEY_PLAN),
+                OBJSUBID.eq((short) 2), PID.eq(pid), GRANTED.isTrue());
+    }
+
+    /**
+     * Asks the server, on this session, whether the session still holds the plan lock.
+     *
+     * @return whether it does
+     * @throws org.jooq.exception.DataAccessException when the session has ended
+     */
+    boolean holdsLock() {
+        return db.fetchExists(heldBy(pid));
     }
 
     /** @return whether this session held the lock (and now does not) */

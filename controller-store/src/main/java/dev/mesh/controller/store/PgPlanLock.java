@@ -188,6 +188,40 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Asks the lock's own session whether it still holds the advisory lock, unless work holds
+     * the lock now (that work's plan writes check it themselves). A session that ended, or no longer
+     * holds the lock, makes the lock lost.
+     */
+    @Override
+    public void check() {
+        if (!turn.tryLock()) {
+            return;
+        }
+        try {
+            Held now = held;
+            if (now == null || lost != null || closed) {
+                return;
+            }
+            boolean holds;
+            try {
+                holds = session.holdsLock();
+            } catch (DataAccessException e) {
+                dropSession();
+                lose("the plan lock was lost: its database session (pid " + now.pid() + ") ended while epoch "
+                        + now.epoch() + " held it");
+                return;
+            }
+            if (!holds) {
+                lose("the plan lock was lost: its database session (pid " + now.pid() + ") no longer holds it");
+            }
+        } finally {
+            turn.unlock();
+        }
+    }
+
     @Override
     public Optional<Tenure> tenure() {
         Held now = held;

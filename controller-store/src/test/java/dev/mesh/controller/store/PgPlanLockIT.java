@@ -153,6 +153,24 @@ class PgPlanLockIT {
     }
 
     @Test
+    void check_findsASessionThatEnded_beforeAnyPlanWork() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        a.acquire();
+        a.check();
+        assertThat(a.tenure()).as("held: nothing found").isPresent();
+
+        assertThat(databases.terminate(a.sessionPid().orElseThrow())).isTrue();
+        a.check();
+
+        assertThat(a.tenure()).as("lost, found without a write").isEmpty();
+        assertThatThrownBy(() -> a.holding(() -> "plan work"))
+                .isInstanceOf(VerbException.class)
+                .hasMessageMatching("the plan lock was lost: its database session \\(pid \\d+\\) ended while epoch 1 "
+                        + "held it; this controller stops planning");
+        assertThat(a.acquire().epoch()).isEqualTo(2);
+    }
+
+    @Test
     void lateWriteAfterAnotherControllerTookTheLock_isRefusedByTheEpoch() {
         PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
         PgPlanLock b = lock("ctl-b", Duration.ofSeconds(10));

@@ -111,6 +111,12 @@ public final class LocalPlanLock implements PlanLock {
         return Optional.ofNullable(tenure);
     }
 
+    /** Nothing to ask in one process: the lock is lost only by {@link #lose()}. */
+    @Override
+    public void check() {
+        // A lock in memory has no session that could end.
+    }
+
     /** Loses the lock, as a store's lock is lost when its session ends: the next work is refused. */
     public void lose() {
         free();

@@ -165,6 +165,9 @@ class StandbyTest {
 
         assertThat(lifecycle.status().role().label()).isEqualTo("standby");
         assertThat(lifecycle.activate().epoch()).isEqualTo(2);
+        lock.lose();
+        assertThat(lifecycle.verify().role().label()).as("found lost without any verb").isEqualTo("standby");
+        assertThat(lifecycle.activate().epoch()).isEqualTo(3);
         verbs.call("assign", arguments("assign"));
         assertThat(inventory.assignments()).hasSize(1);
     }
