@@ -2,12 +2,12 @@ package dev.mesh.controller.core.verbs;
 
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.manifest.Suggestions;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -71,7 +71,7 @@ final class Arguments {
     }
 
     private static VerbException unknown(String verb, String name, Collection<String> known) {
-        String hint = closest(name, known).map(best -> "did you mean \"" + best + "\"? ").orElse("");
+        String hint = Suggestions.hint(name, known).map(text -> text + " ").orElse("");
         String takes = known.isEmpty() ? "no arguments" : String.join(", ", known);
         return new VerbException(VerbException.Code.INVALID, "unknown argument " + MAPPER.writeValueAsString(name)
                 + " for " + verb + "; " + hint + verb + " takes " + takes, pointer(name));
@@ -122,42 +122,6 @@ final class Arguments {
     /** @return the JSON pointer (RFC 6901) of a top-level argument */
     private static String pointer(String name) {
         return "/" + name.replace("~", "~0").replace("/", "~1");
-    }
-
-    /** @return the known name closest to the one given, when it is within a small edit distance */
-    private static Optional<String> closest(String given, Collection<String> known) {
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (String candidate : known) {
-            int distance = distance(given.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
-            if (distance < bestDistance) {
-                best = candidate;
-                bestDistance = distance;
-            }
-        }
-        return bestDistance <= Math.max(1, Math.min(3, given.length() / 3)) ? Optional.ofNullable(best)
-                : Optional.empty();
-    }
-
-    /** Optimal string alignment distance (Levenshtein plus adjacent transpositions), as the manifest's hints use. */
-    private static int distance(String a, String b) {
-        int[][] d = new int[a.length() + 1][b.length() + 1];
-        for (int i = 0; i <= a.length(); i++) {
-            d[i][0] = i;
-        }
-        for (int j = 0; j <= b.length(); j++) {
-            d[0][j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-                }
-            }
-        }
-        return d[a.length()][b.length()];
     }
 
     static String text(JsonNode args, String name) {

@@ -2,6 +2,7 @@ package dev.mesh.controller.manifest.internal;
 
 import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.Problem;
+import dev.mesh.controller.manifest.Suggestions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

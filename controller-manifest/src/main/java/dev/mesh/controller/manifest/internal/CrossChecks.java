@@ -3,6 +3,7 @@ package dev.mesh.controller.manifest.internal;
 import dev.mesh.controller.manifest.Problem;
 import dev.mesh.controller.manifest.Reference;
 import dev.mesh.controller.manifest.Segment;
+import dev.mesh.controller.manifest.Suggestions;
 import dev.mesh.controller.manifest.Template;
 import java.util.ArrayList;
 import java.util.List;

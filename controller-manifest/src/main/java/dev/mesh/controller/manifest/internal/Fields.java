@@ -3,7 +3,6 @@ package dev.mesh.controller.manifest.internal;
 import static dev.mesh.controller.manifest.Location.child;
 
 import dev.mesh.controller.manifest.Location;
-import dev.mesh.controller.manifest.Problem;
 import dev.mesh.controller.manifest.Reference;
 import dev.mesh.controller.manifest.Reference.Kind;
 import dev.mesh.controller.manifest.Segment;

@@ -8,6 +8,7 @@ import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.manifest.MeshFile;
 import dev.mesh.controller.manifest.Problem;
+import dev.mesh.controller.manifest.Suggestions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,27 +1,42 @@
-package dev.mesh.controller.manifest.internal;
+package dev.mesh.controller.manifest;
 
 import java.util.Collection;
+import java.util.Locale;
 import java.util.Optional;
 
-/** "Did you mean" for near-misses: the closest candidate within a small edit distance. */
-final class Suggestions {
+/**
+ * "Did you mean" for near-misses: the closest candidate within a small edit distance (at most a
+ * third of the name's length, between one and three edits; case is ignored). The manifest's
+ * problems and the verbs' argument errors give their hints with it, so a misspelt name is told the
+ * same way everywhere.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class Suggestions {
 
     private Suggestions() {
     }
 
     /**
+     * @param given the name as written
+     * @param candidates the names it could have meant
      * @return {@code did you mean "X"?} for the closest candidate, when one is close enough
      */
-    static Optional<String> hint(String given, Collection<String> candidates) {
+    public static Optional<String> hint(String given, Collection<String> candidates) {
         return closest(given, candidates).map(best -> "did you mean \"" + best + "\"?");
     }
 
-    static Optional<String> closest(String given, Collection<String> candidates) {
+    /**
+     * @param given the name as written
+     * @param candidates the names it could have meant
+     * @return the closest candidate, when one is close enough
+     */
+    public static Optional<String> closest(String given, Collection<String> candidates) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         int allowed = Math.max(1, Math.min(3, given.length() / 3));
         for (String candidate : candidates) {
-            int distance = distance(given.toLowerCase(java.util.Locale.ROOT), candidate.toLowerCase(java.util.Locale.ROOT));
+            int distance = distance(given.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
             if (distance < bestDistance) {
                 best = candidate;
                 bestDistance = distance;
@@ -31,7 +46,7 @@ final class Suggestions {
     }
 
     /** Optimal string alignment distance: Levenshtein plus adjacent transpositions. */
-    static int distance(String a, String b) {
+    private static int distance(String a, String b) {
         int[][] d = new int[a.length() + 1][b.length() + 1];
         for (int i = 0; i <= a.length(); i++) {
             d[i][0] = i;
