@@ -1,10 +1,10 @@
 package dev.mesh.controller.bench;
 
-import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.store.ConnectionPool;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;

@@ -1,10 +1,10 @@
 package dev.mesh.controller.bench;
 
-import dev.mesh.controller.core.compose.Composer;
 import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Declaration;
-import dev.mesh.controller.core.plan.IncrementalPlanner;
 import dev.mesh.controller.core.Mesh;
+import dev.mesh.controller.core.compose.Composer;
+import dev.mesh.controller.core.plan.IncrementalPlanner;
 import dev.mesh.controller.core.plan.Planner;
 import dev.mesh.controller.core.plan.Planning;
 import java.util.Map;

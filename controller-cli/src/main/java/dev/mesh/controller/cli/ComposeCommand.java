@@ -1,12 +1,12 @@
 package dev.mesh.controller.cli;
 
 import dev.mesh.controller.core.CanonicalJson;
-import dev.mesh.controller.core.compose.Composer;
 import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Declaration;
-import dev.mesh.controller.core.compose.Explanation;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.compose.Composer;
+import dev.mesh.controller.core.compose.Explanation;
 import dev.mesh.controller.manifest.Problem;
 import dev.mesh.controller.manifest.Provenance;
 import java.io.IOException;

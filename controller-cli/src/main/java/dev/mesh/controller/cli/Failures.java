@@ -7,8 +7,8 @@ import dev.mesh.controller.manifest.Problem;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine;
 
 /**
  * The one place where a failure becomes what the user sees: the lines on standard error and the

@@ -2,10 +2,10 @@ package dev.mesh.controller.cli;
 
 import dev.mesh.controller.core.CanonicalJson;
 import dev.mesh.controller.core.Declaration;
-import dev.mesh.controller.core.plan.DeclarationReader;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Plan;
+import dev.mesh.controller.core.plan.DeclarationReader;
 import dev.mesh.controller.core.plan.PlanText;
 import dev.mesh.controller.core.plan.Planner;
 import dev.mesh.controller.core.plan.Planning;

@@ -2,12 +2,12 @@ package dev.mesh.controller.cli;
 
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Licences;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryRequestRecords;
-import dev.mesh.controller.core.Node;
-import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.BearerToken;

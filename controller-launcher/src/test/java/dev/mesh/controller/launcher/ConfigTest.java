@@ -1,8 +1,8 @@
 package dev.mesh.controller.launcher;
 
-import dev.mesh.controller.core.Secret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import dev.mesh.controller.core.Secret;
 
 import dev.mesh.controller.cli.ConfigException;
 import dev.mesh.controller.cli.Failures;

@@ -3,8 +3,8 @@ package dev.mesh.controller.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.Identity;
-import dev.mesh.controller.core.memory.MemoryIdentity;
 import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.memory.MemoryIdentity;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;

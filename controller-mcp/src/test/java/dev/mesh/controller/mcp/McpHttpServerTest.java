@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Identity;
-import dev.mesh.controller.core.memory.MemoryIdentity;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.memory.MemoryIdentity;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,9 +1,9 @@
 package dev.mesh.controller.store;
 
-import dev.mesh.controller.core.Secret;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
+import dev.mesh.controller.core.Secret;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.mesh.controller.store;
 
-import dev.mesh.controller.core.Secret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import dev.mesh.controller.core.Secret;
 
 import dev.mesh.controller.core.Node;
 import java.sql.Connection;

@@ -2,9 +2,9 @@ package dev.mesh.controller.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.jooq.impl.DSL.table;
-import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.table;
 
 import java.util.List;
 import org.flywaydb.core.Flyway;

@@ -1,12 +1,12 @@
 package dev.mesh.controller.store;
 
-import dev.mesh.controller.core.Secret;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.LEADERSHIP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
+import dev.mesh.controller.core.Secret;
 
 import dev.mesh.controller.core.Tenure;
 import dev.mesh.controller.core.VerbException;

@@ -1,11 +1,11 @@
 package dev.mesh.controller.store;
 
-import dev.mesh.controller.core.Secret;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.function;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
 import static org.jooq.impl.DSL.val;
+import dev.mesh.controller.core.Secret;
 
 import java.security.SecureRandom;
 import java.sql.Connection;

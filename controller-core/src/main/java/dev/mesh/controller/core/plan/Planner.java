@@ -1,10 +1,10 @@
 package dev.mesh.controller.core.plan;
 
+import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Plan;
 import dev.mesh.controller.core.Seating;
-import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.compose.internal.MeshComposer;
 import dev.mesh.controller.core.compose.internal.MeshDigest;
 import dev.mesh.controller.core.plan.internal.NodeChanges;

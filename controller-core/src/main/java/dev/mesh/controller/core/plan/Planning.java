@@ -1,7 +1,7 @@
 package dev.mesh.controller.core.plan;
 
-import dev.mesh.controller.core.Plan;
 import dev.mesh.controller.core.Composition;
+import dev.mesh.controller.core.Plan;
 
 /**
  * A plan with the composition it was computed from (whose problems explain the nodes that got

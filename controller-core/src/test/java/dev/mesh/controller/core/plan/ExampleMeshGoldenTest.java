@@ -3,10 +3,10 @@ package dev.mesh.controller.core.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.CanonicalJson;
+import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Plan;
 import dev.mesh.controller.core.compose.Composer;
-import dev.mesh.controller.core.Composition;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

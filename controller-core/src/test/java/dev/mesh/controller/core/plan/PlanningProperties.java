@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.CanonicalJson;
+import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Plan;
 import dev.mesh.controller.core.compose.Composer;
 import dev.mesh.controller.core.compose.ComposerTest;
-import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.Problem;

@@ -3,8 +3,8 @@ package dev.mesh.controller.manifest.internal;
 import static dev.mesh.controller.manifest.Location.child;
 
 import dev.mesh.controller.manifest.Location;
-import dev.mesh.controller.manifest.Reference;
 import dev.mesh.controller.manifest.Reference.Kind;
+import dev.mesh.controller.manifest.Reference;
 import dev.mesh.controller.manifest.Segment;
 import dev.mesh.controller.manifest.Template;
 import java.util.Arrays;

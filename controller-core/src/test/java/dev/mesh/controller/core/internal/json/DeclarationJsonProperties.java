@@ -3,12 +3,12 @@ package dev.mesh.controller.core.internal.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.CanonicalJson;
+import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.compose.Composer;
 import dev.mesh.controller.core.compose.ComposerTest;
-import dev.mesh.controller.core.Composition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
