@@ -1,6 +1,7 @@
 package dev.mesh.controller.core.verbs;
 
 import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Node;
@@ -17,8 +18,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The inventory as one verb sees it, read only as far as the verb asks: its nodes, its modules,
- * the whole mesh, its seating and its plan against what the nodes acknowledged. A {@code nodes}
+ * The inventory as one verb sees it, read only as far as the verb asks: its nodes and their facts,
+ * its modules, the whole mesh, its seating and its plan against what the nodes acknowledged. A {@code nodes}
  * call never composes the mesh, and reads only the assignments of the modules that claim seats.
  *
  * <p>Confined to the thread of one verb call.
@@ -34,6 +35,7 @@ final class State {
     private Seating seating;
     private Planning planning;
     private Map<String, Declaration> acknowledged;
+    private Map<String, Facts> facts;
 
     private State(Inventory inventory, Layout layout, IncrementalPlanner planner) {
         this.inventory = inventory;
@@ -83,6 +85,14 @@ final class State {
             acknowledged = inventory.acknowledged();
         }
         return acknowledged;
+    }
+
+    /** @return each node's latest facts, by node name */
+    Map<String, Facts> facts() {
+        if (facts == null) {
+            facts = inventory.facts();
+        }
+        return facts;
     }
 
     Planning planning() {
