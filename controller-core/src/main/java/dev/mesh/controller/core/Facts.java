@@ -51,15 +51,21 @@ public record Facts(Node node, String revision, List<ProcessState> processes, In
 
     /** @return the revision the host last applied, or empty when it applied none */
     public Optional<String> appliedRevision() {
-        return revision.isEmpty() ? Optional.empty() : Optional.of(revision);
+        return sighting().appliedRevision();
+    }
+
+    /** @return when the node was seen, and the revision it had applied */
+    public Sighting sighting() {
+        return new Sighting(revision, at);
     }
 
     /**
      * @param now the controller's time
      * @return {@code true} when these facts are more than {@link #SILENCE} older than {@code now}:
      *     the host missed three reports in a row
+     * @see Sighting#silentAt(Instant)
      */
     public boolean silentAt(Instant now) {
-        return at.plus(SILENCE).isBefore(now);
+        return sighting().silentAt(now);
     }
 }

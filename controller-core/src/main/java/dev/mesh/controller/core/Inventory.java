@@ -43,6 +43,15 @@ public interface Inventory {
      */
     Map<String, Facts> facts();
 
+    /** @return the node's latest facts, with the node as it is now; empty when it was never heard from */
+    Optional<Facts> facts(String node);
+
+    /**
+     * @return when each heard-from node was last seen and the revision it had applied, by node
+     *     name: {@link #facts()} without the processes, what a verb about the whole mesh reads
+     */
+    Map<String, Sighting> sightings();
+
     /** @return the latest pushed version of every module, by module name */
     List<Manifest> modules();
 

@@ -70,6 +70,10 @@ public abstract class InventoryContract {
         assertThat(inventory.facts().get("alpha").processes()).extracting(ProcessState::name)
                 .as("in the order reported").containsExactly("web", "db");
         assertThat(inventory.facts().get("beta").appliedRevision()).isEmpty();
+        assertThat(inventory.facts("alpha")).contains(alpha);
+        assertThat(inventory.facts("gamma")).isEmpty();
+        assertThat(inventory.sightings()).isEqualTo(Map.of("alpha", new Sighting("sha256:aa", T0),
+                "beta", new Sighting("", T0.plusSeconds(1))));
     }
 
     @Test
@@ -95,8 +99,9 @@ public abstract class InventoryContract {
 
         inventory.report(new Node("alpha", "10.0.0.2", "debian-13"));
 
-        assertThat(inventory.facts().get("alpha")).isEqualTo(new Facts(new Node("alpha", "10.0.0.2", "debian-13"),
-                "sha256:aa", List.of(), T0));
+        Facts now = new Facts(new Node("alpha", "10.0.0.2", "debian-13"), "sha256:aa", List.of(), T0);
+        assertThat(inventory.facts().get("alpha")).isEqualTo(now);
+        assertThat(inventory.facts("alpha")).contains(now);
     }
 
     @Test
@@ -106,6 +111,8 @@ public abstract class InventoryContract {
         inventory.report(List.of());
 
         assertThat(inventory.facts()).isEmpty();
+        assertThat(inventory.facts("alpha")).isEmpty();
+        assertThat(inventory.sightings()).isEmpty();
         assertThat(inventory.nodes()).containsExactly(new Node("alpha", "10.0.0.1", "debian-12"));
     }
 

@@ -21,6 +21,7 @@ import dev.mesh.controller.core.plan.DeclarationReader;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.ManifestException;
@@ -326,6 +327,16 @@ public final class PgInventory implements Inventory {
     @Override
     public Map<String, Facts> facts() {
         return run("list the node facts", ReportedFacts::read);
+    }
+
+    @Override
+    public Optional<Facts> facts(String node) {
+        return run("read the facts of node " + node, db -> ReportedFacts.read(db, node));
+    }
+
+    @Override
+    public Map<String, Sighting> sightings() {
+        return run("list when the nodes were last seen", ReportedFacts::sightings);
     }
 
     @Override

@@ -7,6 +7,7 @@ import static org.jooq.impl.DSL.excluded;
 import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.ProcessState;
+import dev.mesh.controller.core.Sighting;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -16,10 +17,13 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.InsertValuesStep6;
 import org.jooq.JSON;
 import org.jooq.Record6;
+import org.jooq.ResultQuery;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -80,12 +84,42 @@ final class ReportedFacts {
      */
     static Map<String, Facts> read(DSLContext db) {
         Map<String, Facts> facts = new LinkedHashMap<>();
-        db.select(NODES.NAME, NODES.ADDRESS, NODES.SYSTEM, NODES.APPLIED_REVISION, NODES.PROCESSES, NODES.LAST_SEEN_AT)
+        select(db, NODES.LAST_SEEN_AT.isNotNull()).forEach(row -> facts.put(row.value1(), facts(row)));
+        return Map.copyOf(facts);
+    }
+
+    /**
+     * @return the node's facts, if it was heard from
+     * @throws StoreException when its stored facts cannot be read
+     */
+    static Optional<Facts> read(DSLContext db, String node) {
+        return select(db, NODES.NAME.eq(node).and(NODES.LAST_SEEN_AT.isNotNull())).fetchOptional()
+                .map(ReportedFacts::facts);
+    }
+
+    /**
+     * Reads neither the processes nor the node: for 10,000 nodes of five processes each, parsing
+     * the processes is most of what reading every node's facts costs.
+     *
+     * @return every heard-from node's revision and last seen time, by node name
+     */
+    static Map<String, Sighting> sightings(DSLContext db) {
+        Map<String, Sighting> sightings = new LinkedHashMap<>();
+        db.select(NODES.NAME, NODES.APPLIED_REVISION, NODES.LAST_SEEN_AT)
                 .from(NODES)
                 .where(NODES.LAST_SEEN_AT.isNotNull())
                 .orderBy(NODES.NAME)
-                .forEach(row -> facts.put(row.value1(), facts(row)));
-        return Map.copyOf(facts);
+                .forEach(row -> sightings.put(row.value1(), new Sighting(row.value2(), row.value3().toInstant())));
+        return Map.copyOf(sightings);
+    }
+
+    private static ResultQuery<Record6<String, String, String, String, JSON, OffsetDateTime>> select(
+            DSLContext db, Condition where) {
+        return db.select(NODES.NAME, NODES.ADDRESS, NODES.SYSTEM, NODES.APPLIED_REVISION, NODES.PROCESSES,
+                        NODES.LAST_SEEN_AT)
+                .from(NODES)
+                .where(where)
+                .orderBy(NODES.NAME);
     }
 
     /**

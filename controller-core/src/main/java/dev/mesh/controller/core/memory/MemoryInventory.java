@@ -6,6 +6,7 @@ import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.manifest.Manifest;
 import java.util.Collection;
@@ -72,9 +73,22 @@ public final class MemoryInventory implements Inventory {
     @Override
     public synchronized Map<String, Facts> facts() {
         Map<String, Facts> now = new TreeMap<>();
-        facts.forEach((name, one) -> now.put(name, new Facts(nodes.get(name), one.revision(), one.processes(),
-                one.at())));
+        facts.keySet().forEach(name -> now.put(name, facts(name).orElseThrow()));
         return Map.copyOf(now);
+    }
+
+    @Override
+    public synchronized Optional<Facts> facts(String node) {
+        Facts one = facts.get(node);
+        return one == null ? Optional.empty()
+                : Optional.of(new Facts(nodes.get(node), one.revision(), one.processes(), one.at()));
+    }
+
+    @Override
+    public synchronized Map<String, Sighting> sightings() {
+        Map<String, Sighting> sightings = new TreeMap<>();
+        facts.forEach((name, one) -> sightings.put(name, one.sighting()));
+        return Map.copyOf(sightings);
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.ProcessState;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.Seating;
+import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.plan.PlanText;
 import dev.mesh.controller.manifest.Claim;
 import dev.mesh.controller.manifest.Manifest;
@@ -37,7 +38,7 @@ final class Reads {
         ObjectNode answer = JsonNodeFactory.instance.objectNode();
         ArrayNode nodes = answer.putArray("nodes");
         Seating seating = state.seating();
-        Map<String, Facts> facts = state.facts();
+        Map<String, Sighting> sightings = state.sightings();
         for (Node node : state.nodes()) {
             ObjectNode entry = nodes.addObject()
                     .put("name", node.name())
@@ -45,7 +46,7 @@ final class Reads {
                     .put("system", node.system());
             ArrayNode seats = entry.putArray("seats");
             seating.heldBy(node).forEach(seats::add);
-            seen(entry, facts.get(node.name()), now);
+            seen(entry, sightings.get(node.name()), now);
         }
         return answer;
     }
@@ -55,13 +56,13 @@ final class Reads {
      * it is silent. A node never heard from has {@code null} for both and is not silent: it has not
      * stopped reporting, it never began (a node from a mesh file whose host has not started yet).
      */
-    private static void seen(ObjectNode entry, Facts facts, Instant now) {
-        if (facts == null) {
+    private static void seen(ObjectNode entry, Sighting seen, Instant now) {
+        if (seen == null) {
             entry.putNull("revision").putNull("lastSeen").put("silent", false);
         } else {
-            entry.put("revision", facts.appliedRevision().orElse(null))
-                    .put("lastSeen", facts.at().toString())
-                    .put("silent", facts.silentAt(now));
+            entry.put("revision", seen.appliedRevision().orElse(null))
+                    .put("lastSeen", seen.at().toString())
+                    .put("silent", seen.silentAt(now));
         }
     }
 
@@ -77,7 +78,7 @@ final class Reads {
         answer.put("seats", state.seating().heldBy(node));
         Declaration acknowledged = state.acknowledged().get(name);
         answer.put("acknowledged", acknowledged == null ? "" : acknowledged.revision());
-        Facts facts = state.facts().get(name);
+        Facts facts = state.facts(name).orElse(null);
         answer.put("revision", facts == null ? null : facts.appliedRevision().orElse(null));
         answer.put("lastSeen", facts == null ? null : facts.at().toString());
         answer.put("silent", facts != null && facts.silentAt(now));

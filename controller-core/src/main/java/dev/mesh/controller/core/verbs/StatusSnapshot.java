@@ -1,7 +1,7 @@
 package dev.mesh.controller.core.verbs;
 
-import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.Sighting;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * nothing, so it stays as cheap as the transport under it; {@link Verbs#refresh()} renews it.
  *
  * @param nodes how many nodes
- * @param silent how many of them are {@linkplain Facts#silentAt silent} at {@code asOf}: heard from,
+ * @param silent how many of them are {@linkplain Sighting#silentAt silent} at {@code asOf}: heard from,
  *     then not for more than three report intervals
  * @param modules how many modules
  * @param assignments how many assignments
@@ -34,7 +34,7 @@ record StatusSnapshot(int nodes, int silent, int modules, int assignments, Map<S
 
     /** @return the snapshot of a state whose plan is computed */
     static StatusSnapshot of(State state, Instant at) {
-        int silent = (int) state.facts().values().stream().filter(facts -> facts.silentAt(at)).count();
+        int silent = (int) state.sightings().values().stream().filter(seen -> seen.silentAt(at)).count();
         return new StatusSnapshot(state.nodes().size(), silent, state.modules().size(),
                 state.mesh().assignments().size(), state.plan().summary(), "ok", at);
     }

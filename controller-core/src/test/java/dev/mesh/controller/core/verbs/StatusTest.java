@@ -10,6 +10,7 @@ import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.RequestRecords;
+import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
@@ -135,6 +136,16 @@ class StatusTest {
         @Override
         public Map<String, Facts> facts() {
             return read(delegate.facts());
+        }
+
+        @Override
+        public Optional<Facts> facts(String node) {
+            return read(delegate.facts(node));
+        }
+
+        @Override
+        public Map<String, Sighting> sightings() {
+            return read(delegate.sightings());
         }
 
         @Override
