@@ -1,6 +1,7 @@
 package dev.mesh.controller.core;
 
 import dev.mesh.controller.manifest.Manifest;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,8 +22,35 @@ public interface Inventory {
     /** @return the node of that name */
     Optional<Node> node(String name);
 
-    /** Adds the node, or replaces the one of the same name. */
+    /** Adds the node, or replaces the one of the same name; keeps the facts it reported, if any. */
     void report(Node node);
+
+    /**
+     * Records what hosts reported about their nodes, many reports at once (the bus hands over what
+     * arrived together, in one round trip to the store): each node is added or updated with the
+     * address and system it reports, and its facts become its latest, last seen at their
+     * {@link Facts#at()}. Facts older than the node's latest are ignored (a late redelivery never
+     * turns a node back in time); of two with the same time, the later in the collection wins.
+     * Nothing at all is recorded when the store fails: the caller may hand over the same facts again.
+     *
+     * @param facts what the hosts reported, in the order they arrived; may be empty
+     */
+    void report(Collection<Facts> facts);
+
+    /**
+     * @return each node's latest facts, by node name, with the node as it is now; a node never heard
+     *     from (added by {@link #report(Node)} alone) has none
+     */
+    Map<String, Facts> facts();
+
+    /** @return the node's latest facts, with the node as it is now; empty when it was never heard from */
+    Optional<Facts> facts(String node);
+
+    /**
+     * @return when each heard-from node was last seen and the revision it had applied, by node
+     *     name: {@link #facts()} without the processes, what a verb about the whole mesh reads
+     */
+    Map<String, Sighting> sightings();
 
     /** @return the latest pushed version of every module, by module name */
     List<Manifest> modules();
@@ -62,6 +90,38 @@ public interface Inventory {
 
     /** Records the declaration a node reports it applied, replacing the one it applied before. */
     void acknowledge(Declaration declaration);
+
+    /**
+     * Records the declaration a node must run from now on, replacing the one desired before: what
+     * is delivered to its host, and what {@link #acknowledge(String, String)} acknowledges when the
+     * host reports that revision applied. Plan work: the controller's inventory writes it only while
+     * it holds the plan lock.
+     *
+     * @param declaration the node's new declaration, with its revision
+     * @return {@code true} when the node had no desired declaration of that revision before
+     * @throws IllegalArgumentException when the declaration has no revision
+     * @throws VerbException {@code unavailable} when the inventory is fenced and the plan lock was lost
+     */
+    boolean desire(Declaration declaration);
+
+    /** @return each node's desired declaration, by node name */
+    Map<String, Declaration> desired();
+
+    /**
+     * Records that a node applied a revision, when a host's report names only the revision
+     * ({@code {"kind": "applied", "node": "n1", "revision": "sha256:…"}}): the node's desired
+     * declaration of that revision becomes its acknowledged one. A revision the node is not desired
+     * to run — unknown, another node's, or one the node was desired to run before its desired
+     * declaration changed again — acknowledges nothing: the node's acknowledged declaration stays,
+     * and its host is sent the desired one.
+     *
+     * @param node the node that reports
+     * @param revision the revision it applied
+     * @return {@code true} when that revision is the node's desired one, and so now its acknowledged
+     *     one (also when it already was: a redelivered report is not refused); {@code false} when
+     *     nothing changed
+     */
+    boolean acknowledge(String node, String revision);
 
     /** @return ids of the builds done ({@code build:MODULE@VERSION/ARTIFACT}) */
     Set<String> built();

@@ -8,7 +8,9 @@ import dev.mesh.controller.core.memory.MemoryInventoryTest;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.Manifest;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,127 @@ public abstract class InventoryContract {
                 new Node("beta", "10.0.0.9", "debian-12"));
         assertThat(inventory.node("beta")).contains(new Node("beta", "10.0.0.9", "debian-12"));
         assertThat(inventory.node("gamma")).isEmpty();
+    }
+
+    private static final Instant T0 = Instant.parse("2026-11-29T21:00:00.123456Z");
+
+    private static Facts facts(String node, String address, String revision, Instant at, ProcessState... processes) {
+        return new Facts(new Node(node, address, "debian-12"), revision, List.of(processes), at);
+    }
+
+    @Test
+    void reportFacts_addsOrUpdatesTheNodes_andKeepsEachOnesLatestFacts() {
+        inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+        Facts alpha = facts("alpha", "10.0.0.9", "sha256:aa", T0,
+                new ProcessState("web", ProcessState.State.RUNNING, T0.minusSeconds(60), 2),
+                new ProcessState("db", ProcessState.State.FAILED, T0.minusSeconds(5), 0));
+        Facts beta = facts("beta", "10.0.0.2", "", T0.plusSeconds(1));
+
+        inventory.report(List.of(alpha, beta));
+
+        assertThat(inventory.nodes()).containsExactly(alpha.node(), beta.node());
+        assertThat(inventory.facts()).isEqualTo(Map.of("alpha", alpha, "beta", beta));
+        assertThat(inventory.facts().get("alpha").processes()).extracting(ProcessState::name)
+                .as("in the order reported").containsExactly("web", "db");
+        assertThat(inventory.facts().get("beta").appliedRevision()).isEmpty();
+        assertThat(inventory.facts("alpha")).contains(alpha);
+        assertThat(inventory.facts("gamma")).isEmpty();
+        assertThat(inventory.sightings()).isEqualTo(Map.of("alpha", new Sighting("sha256:aa", T0),
+                "beta", new Sighting("", T0.plusSeconds(1))));
+    }
+
+    @Test
+    void reportFacts_olderThanTheLatest_areIgnored_andOfTwoAtOneTimeTheLaterWins() {
+        Facts latest = facts("alpha", "10.0.0.1", "sha256:bb", T0);
+        inventory.report(List.of(latest));
+
+        inventory.report(List.of(facts("alpha", "10.0.0.8", "sha256:aa", T0.minusNanos(1000))));
+        assertThat(inventory.facts().get("alpha")).isEqualTo(latest);
+        assertThat(inventory.node("alpha")).contains(latest.node());
+
+        Facts later = facts("alpha", "10.0.0.7", "sha256:cc", T0.plusSeconds(5));
+        Facts last = facts("alpha", "10.0.0.6", "sha256:dd", T0.plusSeconds(5));
+        inventory.report(List.of(later, facts("alpha", "10.0.0.5", "sha256:ee", T0.plusSeconds(1)), last));
+        assertThat(inventory.facts()).isEqualTo(Map.of("alpha", last));
+        assertThat(inventory.nodes()).containsExactly(last.node());
+    }
+
+    @Test
+    void reportNode_keepsItsFacts_whichTellTheNodeAsItIsNow() {
+        Facts heard = facts("alpha", "10.0.0.1", "sha256:aa", T0);
+        inventory.report(List.of(heard));
+
+        inventory.report(new Node("alpha", "10.0.0.2", "debian-13"));
+
+        Facts now = new Facts(new Node("alpha", "10.0.0.2", "debian-13"), "sha256:aa", List.of(), T0);
+        assertThat(inventory.facts().get("alpha")).isEqualTo(now);
+        assertThat(inventory.facts("alpha")).contains(now);
+    }
+
+    @Test
+    void facts_ofNodesNeverHeardFrom_areNone_andReportingNoneChangesNothing() {
+        inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+
+        inventory.report(List.of());
+
+        assertThat(inventory.facts()).isEmpty();
+        assertThat(inventory.facts("alpha")).isEmpty();
+        assertThat(inventory.sightings()).isEmpty();
+        assertThat(inventory.nodes()).containsExactly(new Node("alpha", "10.0.0.1", "debian-12"));
+    }
+
+    @Test
+    void desire_keepsOnePerNode_andSaysWhetherTheRevisionIsNew() {
+        Declaration first = declaration("alpha", "store");
+        Declaration second = declaration("alpha", "bus");
+
+        assertThat(inventory.desire(first)).isTrue();
+        assertThat(inventory.desire(first)).isFalse();
+        assertThat(inventory.desire(second)).isTrue();
+        assertThat(inventory.desire(declaration("beta", "store"))).isTrue();
+
+        assertThat(inventory.desired()).containsOnlyKeys("alpha", "beta");
+        assertThat(inventory.desired().get("alpha")).isEqualTo(second);
+        assertThat(inventory.acknowledged()).as("desired is not acknowledged").isEmpty();
+    }
+
+    @Test
+    void desire_withoutRevision_isAnIllegalArgument() {
+        assertThatThrownBy(() -> inventory.desire(declaration("alpha", "store").withRevision("")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the declaration of node alpha has no revision; record a composed declaration");
+        assertThat(inventory.desired()).isEmpty();
+    }
+
+    @Test
+    void acknowledgeByRevision_makesTheDesiredDeclarationTheAcknowledgedOne_alsoWhenRepeated() {
+        Declaration desired = declaration("alpha", "store");
+        inventory.acknowledge(declaration("alpha", "bus"));
+        inventory.desire(desired);
+
+        assertThat(inventory.acknowledge("alpha", desired.revision())).isTrue();
+        assertThat(inventory.acknowledge("alpha", desired.revision())).as("a redelivered report").isTrue();
+
+        assertThat(inventory.acknowledged()).isEqualTo(Map.of("alpha", desired));
+        assertThat(inventory.desired()).isEqualTo(Map.of("alpha", desired));
+    }
+
+    @Test
+    void acknowledgeByRevision_notTheNodesDesiredOne_acknowledgesNothing() {
+        Declaration before = declaration("alpha", "web");
+        Declaration superseded = declaration("alpha", "store");
+        Declaration beta = declaration("beta", "store");
+        inventory.acknowledge(before);
+        inventory.desire(superseded);
+        inventory.desire(declaration("alpha", "bus"));
+        inventory.desire(beta);
+
+        assertThat(inventory.acknowledge("alpha", "sha256:unknown")).isFalse();
+        assertThat(inventory.acknowledge("alpha", beta.revision())).as("another node's").isFalse();
+        assertThat(inventory.acknowledge("alpha", superseded.revision())).as("desired before").isFalse();
+        assertThat(inventory.acknowledge("gamma", beta.revision())).as("a node with none desired").isFalse();
+
+        assertThat(inventory.acknowledged()).isEqualTo(Map.of("alpha", before));
     }
 
     @Test

@@ -16,15 +16,18 @@ import static org.jooq.impl.DSL.val;
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.CanonicalJson;
 import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.plan.DeclarationReader;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.store.internal.BuildId;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -51,10 +54,12 @@ import org.jooq.impl.DSL;
  * changes.
  *
  * <p>The controller's inventory is <em>fenced</em> by its plan lock: the writes that change what
- * is planned — {@link #push}, {@link #assign}, {@link #unassign}, {@link #request} — check in their
- * transaction that this controller's epoch is current (DESIGN.md section 10), so a controller that
- * lost the lock cannot change the plan. What hosts and builders report — {@link #report},
- * {@link #acknowledge}, {@link #finish} — is recorded by whoever receives it.
+ * is planned — {@link #push}, {@link #assign}, {@link #unassign}, {@link #request}, {@link #desire} —
+ * check in their transaction that this controller's epoch is current (DESIGN.md section 10), so a
+ * controller that lost the lock cannot change the plan. What hosts and builders report —
+ * {@link #report}, {@link #acknowledge}, {@link #finish} — is recorded by whoever receives it.
+ * Node facts and desired declarations are queried by {@link ReportedFacts} and
+ * {@link DesiredDeclarations}.
  *
  * <p>Manifests are parsed once per module version and kept: a version's content never changes
  * (a push of other content under it is refused).
@@ -303,6 +308,60 @@ public final class PgInventory implements Inventory {
                     .set(BUILDS.FINISHED_AT, currentOffsetDateTime())
                     .execute();
         }));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One transaction, and one statement per {@value ReportedFacts#ROWS_PER_STATEMENT} nodes.
+     */
+    @Override
+    public void report(Collection<Facts> facts) {
+        List<Facts> reported = List.copyOf(facts);
+        if (!reported.isEmpty()) {
+            run("record the facts of " + reported.size() + " host reports", db -> db.transactionResult(config -> {
+                ReportedFacts.record(config.dsl(), reported);
+                return null;
+            }));
+        }
+    }
+
+    @Override
+    public Map<String, Facts> facts() {
+        return run("list the node facts", ReportedFacts::read);
+    }
+
+    @Override
+    public Optional<Facts> facts(String node) {
+        return run("read the facts of node " + node, db -> ReportedFacts.read(db, node));
+    }
+
+    @Override
+    public Map<String, Sighting> sightings() {
+        return run("list when the nodes were last seen", ReportedFacts::sightings);
+    }
+
+    @Override
+    public boolean desire(Declaration declaration) {
+        if (declaration.revision().isEmpty()) {
+            throw new IllegalArgumentException("the declaration of node " + declaration.node()
+                    + " has no revision; record a composed declaration");
+        }
+        return planWrites.write("record the declaration desired for node " + declaration.node(),
+                tx -> DesiredDeclarations.desire(tx, declaration));
+    }
+
+    @Override
+    public Map<String, Declaration> desired() {
+        return run("list the desired declarations", DesiredDeclarations::read);
+    }
+
+    @Override
+    public boolean acknowledge(String node, String revision) {
+        Objects.requireNonNull(node, "node");
+        Objects.requireNonNull(revision, "revision");
+        return run("acknowledge revision " + revision + " of node " + node,
+                db -> DesiredDeclarations.acknowledge(db, node, revision));
     }
 
     private static Condition latest() {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.InventoryContract;
 import dev.mesh.controller.core.ModuleVersion;
@@ -11,6 +13,7 @@ import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.RequestRecords.Recorded;
 import dev.mesh.controller.core.VerbException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
@@ -56,10 +59,18 @@ class FencedInventoryIT extends InventoryContract {
         assertThatThrownBy(() -> inventory.assign(new Assignment("web", "alpha")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("ctl-idle does not hold the plan lock");
+        assertThatThrownBy(() -> inventory.desire(declaration("alpha")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("ctl-idle does not hold the plan lock");
         inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+        inventory.report(List.of(new Facts(new Node("beta", "10.0.0.2", "debian-12"), "", List.of(),
+                Instant.parse("2026-11-29T21:00:00Z"))));
 
-        assertThat(inventory.nodes()).extracting(Node::name).containsExactly("alpha");
+        assertThat(inventory.nodes()).extracting(Node::name).containsExactly("alpha", "beta");
+        assertThat(inventory.facts()).containsOnlyKeys("beta");
+        assertThat(inventory.acknowledge("alpha", "sha256:none")).isFalse();
         assertThat(inventory.assignments()).isEmpty();
+        assertThat(inventory.desired()).isEmpty();
     }
 
     @Test
@@ -81,6 +92,7 @@ class FencedInventoryIT extends InventoryContract {
                 () -> aInventory.unassign(new Assignment("web", "alpha")),
                 () -> aInventory.push(ModuleVersion.parse("{\"module\": \"web\", \"version\": \"1\"}", "manifest")),
                 () -> aInventory.request("build:web@1/server"),
+                () -> aInventory.desire(declaration("alpha")),
                 () -> aRecords.record(new Recorded("req-1", "ops", "assign", "sha256:x",
                         JsonNodeFactory.instance.objectNode(), false)))) {
             assertThatThrownBy(write::run)
@@ -93,7 +105,14 @@ class FencedInventoryIT extends InventoryContract {
         assertThat(reader.assignments()).containsExactly(new Assignment("web", "alpha"));
         assertThat(reader.modules()).isEmpty();
         assertThat(reader.requested()).isEmpty();
+        assertThat(reader.desired()).isEmpty();
         assertThat(new PgRequestRecords(source).find("req-1")).isEmpty();
+    }
+
+    /** A node's declaration with a revision (its content does not matter to the fence). */
+    private static Declaration declaration(String node) {
+        return new Declaration(node, "sha256:" + node, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
+                List.of(), List.of());
     }
 
     private PgPlanLock lock(String holder) {

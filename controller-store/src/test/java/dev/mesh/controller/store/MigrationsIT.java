@@ -28,13 +28,15 @@ class MigrationsIT {
 
         SchemaStatus status = migrations.status();
 
-        assertThat(status).isEqualTo(new SchemaStatus(database, "", "1", List.of("1"), List.of()));
+        String latest = latest(database);
+        assertThat(status).isEqualTo(new SchemaStatus(database, "", latest, versions(database), List.of()));
         assertThat(status.behind()).isTrue();
         assertThat(status.upToDate()).isFalse();
         assertThatThrownBy(migrations::requireUpToDate)
                 .isInstanceOf(StoreException.class)
-                .hasMessage("the " + database.label() + " database is empty and this controller needs version 1 "
-                        + "(missing: 1); run `mesh-controller prepare` to migrate it");
+                .hasMessage("the " + database.label() + " database is empty and this controller needs version " + latest
+                        + " (missing: " + String.join(", ", versions(database)) + "); run `mesh-controller prepare` to "
+                        + "migrate it");
     }
 
     @ParameterizedTest
@@ -45,17 +47,30 @@ class MigrationsIT {
         MigrationReport first = migrations.migrate();
         MigrationReport second = migrations.migrate();
 
-        assertThat(first).isEqualTo(new MigrationReport(database, "", "1",
-                List.of(new MigrationReport.Applied("1", database.label()))));
+        String latest = latest(database);
+        List<MigrationReport.Applied> applied = database == Database.INVENTORY
+                ? List.of(new MigrationReport.Applied("1", "inventory"), new MigrationReport.Applied("2", "node facts"))
+                : List.of(new MigrationReport.Applied("1", database.label()));
+        assertThat(first).isEqualTo(new MigrationReport(database, "", latest, applied));
         assertThat(first.changed()).isTrue();
-        assertThat(first.text()).isEqualTo(database.label() + ": migrated from empty to version 1 (applied 1 "
-                + database.label() + ")");
-        assertThat(second).isEqualTo(new MigrationReport(database, "1", "1", List.of()));
+        assertThat(first.text()).isEqualTo(database == Database.INVENTORY
+                ? "inventory: migrated from empty to version 2 (applied 1 inventory, 2 node facts)"
+                : database.label() + ": migrated from empty to version 1 (applied 1 " + database.label() + ")");
+        assertThat(second).isEqualTo(new MigrationReport(database, latest, latest, List.of()));
         assertThat(second.changed()).isFalse();
-        assertThat(second.text()).isEqualTo(database.label() + ": already up to date at version 1");
-        assertThat(migrations.status()).isEqualTo(new SchemaStatus(database, "1", "1", List.of(), List.of()));
+        assertThat(second.text()).isEqualTo(database.label() + ": already up to date at version " + latest);
+        assertThat(migrations.status()).isEqualTo(new SchemaStatus(database, latest, latest, List.of(), List.of()));
         assertThat(migrations.status().upToDate()).isTrue();
         migrations.requireUpToDate();
+    }
+
+    /** @return the versions of the migrations this controller carries for the database */
+    private static List<String> versions(Database database) {
+        return database == Database.INVENTORY ? List.of("1", "2") : List.of("1");
+    }
+
+    private static String latest(Database database) {
+        return versions(database).getLast();
     }
 
     @Test

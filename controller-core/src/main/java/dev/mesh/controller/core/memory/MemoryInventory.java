@@ -2,11 +2,14 @@ package dev.mesh.controller.core.memory;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.manifest.Manifest;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -34,6 +37,9 @@ public final class MemoryInventory implements Inventory {
     private final Set<Assignment> assignments = new TreeSet<>(
             Comparator.comparing(Assignment::node).thenComparing(Assignment::module));
     private final Map<String, Declaration> acknowledged = new TreeMap<>();
+    /** Node name → its latest facts, whose node may be older than the one in {@link #nodes}. */
+    private final Map<String, Facts> facts = new TreeMap<>();
+    private final Map<String, Declaration> desired = new TreeMap<>();
     private final Set<String> built = new TreeSet<>();
     private final Set<String> requested = new TreeSet<>();
 
@@ -50,6 +56,39 @@ public final class MemoryInventory implements Inventory {
     @Override
     public synchronized void report(Node node) {
         nodes.put(node.name(), node);
+    }
+
+    @Override
+    public synchronized void report(Collection<Facts> reported) {
+        for (Facts one : List.copyOf(reported)) {
+            String name = one.node().name();
+            Facts latest = facts.get(name);
+            if (latest == null || !one.at().isBefore(latest.at())) {
+                facts.put(name, one);
+                nodes.put(name, one.node());
+            }
+        }
+    }
+
+    @Override
+    public synchronized Map<String, Facts> facts() {
+        Map<String, Facts> now = new TreeMap<>();
+        facts.keySet().forEach(name -> now.put(name, facts(name).orElseThrow()));
+        return Map.copyOf(now);
+    }
+
+    @Override
+    public synchronized Optional<Facts> facts(String node) {
+        Facts one = facts.get(node);
+        return one == null ? Optional.empty()
+                : Optional.of(new Facts(nodes.get(node), one.revision(), one.processes(), one.at()));
+    }
+
+    @Override
+    public synchronized Map<String, Sighting> sightings() {
+        Map<String, Sighting> sightings = new TreeMap<>();
+        facts.forEach((name, one) -> sightings.put(name, one.sighting()));
+        return Map.copyOf(sightings);
     }
 
     @Override
@@ -103,6 +142,33 @@ public final class MemoryInventory implements Inventory {
     @Override
     public synchronized void acknowledge(Declaration declaration) {
         acknowledged.put(declaration.node(), declaration);
+    }
+
+    @Override
+    public synchronized boolean desire(Declaration declaration) {
+        if (declaration.revision().isEmpty()) {
+            throw new IllegalArgumentException("the declaration of node " + declaration.node()
+                    + " has no revision; record a composed declaration");
+        }
+        Declaration before = desired.put(declaration.node(), declaration);
+        return before == null || !before.revision().equals(declaration.revision());
+    }
+
+    @Override
+    public synchronized Map<String, Declaration> desired() {
+        return Map.copyOf(desired);
+    }
+
+    @Override
+    public synchronized boolean acknowledge(String node, String revision) {
+        Objects.requireNonNull(node, "node");
+        Objects.requireNonNull(revision, "revision");
+        Declaration wanted = desired.get(node);
+        if (wanted == null || !wanted.revision().equals(revision)) {
+            return false;
+        }
+        acknowledged.put(node, wanted);
+        return true;
     }
 
     @Override

@@ -2,13 +2,17 @@ package dev.mesh.controller.core.verbs;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.ProcessState;
 import dev.mesh.controller.core.Seating;
+import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.plan.PlanText;
 import dev.mesh.controller.manifest.Claim;
 import dev.mesh.controller.manifest.Manifest;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,11 +31,14 @@ final class Reads {
     /**
      * Written as a tree directly, not as maps for Jackson to convert: with 10,000 nodes the answer
      * is a megabyte, and the maps and their conversion were a third of what the verb allocated.
+     *
+     * @param now the verbs' clock, which says which nodes are silent
      */
-    static ObjectNode nodes(State state) {
+    static ObjectNode nodes(State state, Instant now) {
         ObjectNode answer = JsonNodeFactory.instance.objectNode();
         ArrayNode nodes = answer.putArray("nodes");
         Seating seating = state.seating();
+        Map<String, Sighting> sightings = state.sightings();
         for (Node node : state.nodes()) {
             ObjectNode entry = nodes.addObject()
                     .put("name", node.name())
@@ -39,11 +46,28 @@ final class Reads {
                     .put("system", node.system());
             ArrayNode seats = entry.putArray("seats");
             seating.heldBy(node).forEach(seats::add);
+            seen(entry, sightings.get(node.name()), now);
         }
         return answer;
     }
 
-    static Map<String, Object> node(State state, String name) {
+    /**
+     * What the node's latest facts say: the revision it applied, when it was last seen and whether
+     * it is silent. A node never heard from has {@code null} for both and is not silent: it has not
+     * stopped reporting, it never began (a node from a mesh file whose host has not started yet).
+     */
+    private static void seen(ObjectNode entry, Sighting seen, Instant now) {
+        if (seen == null) {
+            entry.putNull("revision").putNull("lastSeen").put("silent", false);
+        } else {
+            entry.put("revision", seen.appliedRevision().orElse(null))
+                    .put("lastSeen", seen.at().toString())
+                    .put("silent", seen.silentAt(now));
+        }
+    }
+
+    /** @param now the verbs' clock, which says whether the node is silent */
+    static Map<String, Object> node(State state, String name, Instant now) {
         Node node = state.nodes().stream().filter(n -> n.name().equals(name)).findFirst()
                 .orElseThrow(() -> new VerbException(VerbException.Code.NOT_FOUND, "there is no node \"" + name
                         + "\"; nodes report themselves when their host starts", "/name"));
@@ -54,10 +78,24 @@ final class Reads {
         answer.put("seats", state.seating().heldBy(node));
         Declaration acknowledged = state.acknowledged().get(name);
         answer.put("acknowledged", acknowledged == null ? "" : acknowledged.revision());
+        Facts facts = state.facts(name).orElse(null);
+        answer.put("revision", facts == null ? null : facts.appliedRevision().orElse(null));
+        answer.put("lastSeen", facts == null ? null : facts.at().toString());
+        answer.put("silent", facts != null && facts.silentAt(now));
+        answer.put("processes", facts == null ? List.of() : facts.processes().stream().map(Reads::process).toList());
         state.planning().composition().declarations().stream().filter(d -> d.node().equals(name)).findFirst()
                 .ifPresent(declaration -> answer.put("declaration", declaration));
         answer.put("problems", state.planning().composition().blocked().getOrDefault(name, List.of()));
         return answer;
+    }
+
+    private static Map<String, Object> process(ProcessState process) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("name", process.name());
+        entry.put("state", process.state().label());
+        entry.put("since", process.since().toString());
+        entry.put("checks", process.checks());
+        return entry;
     }
 
     static Map<String, Object> modules(List<Manifest> manifests) {

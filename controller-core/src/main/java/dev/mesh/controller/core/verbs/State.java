@@ -1,11 +1,13 @@
 package dev.mesh.controller.core.verbs;
 
 import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Plan;
 import dev.mesh.controller.core.Seating;
+import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.plan.IncrementalPlanner;
 import dev.mesh.controller.core.plan.Planner;
 import dev.mesh.controller.core.plan.Planning;
@@ -13,12 +15,13 @@ import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The inventory as one verb sees it, read only as far as the verb asks: its nodes, its modules,
- * the whole mesh, its seating and its plan against what the nodes acknowledged. A {@code nodes}
+ * The inventory as one verb sees it, read only as far as the verb asks: its nodes and when they were seen,
+ * its modules, the whole mesh, its seating and its plan against what the nodes acknowledged. A {@code nodes}
  * call never composes the mesh, and reads only the assignments of the modules that claim seats.
  *
  * <p>Confined to the thread of one verb call.
@@ -34,6 +37,7 @@ final class State {
     private Seating seating;
     private Planning planning;
     private Map<String, Declaration> acknowledged;
+    private Map<String, Sighting> sightings;
 
     private State(Inventory inventory, Layout layout, IncrementalPlanner planner) {
         this.inventory = inventory;
@@ -83,6 +87,19 @@ final class State {
             acknowledged = inventory.acknowledged();
         }
         return acknowledged;
+    }
+
+    /** @return when each heard-from node was last seen, by node name */
+    Map<String, Sighting> sightings() {
+        if (sightings == null) {
+            sightings = inventory.sightings();
+        }
+        return sightings;
+    }
+
+    /** @return the node's latest facts, read afresh */
+    Optional<Facts> facts(String node) {
+        return inventory.facts(node);
     }
 
     Planning planning() {

@@ -1,6 +1,7 @@
 package dev.mesh.controller.core.verbs;
 
 import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.Sighting;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,17 +13,19 @@ import java.util.TreeMap;
  * nothing, so it stays as cheap as the transport under it; {@link Verbs#refresh()} renews it.
  *
  * @param nodes how many nodes
+ * @param silent how many of them are {@linkplain Sighting#silentAt silent} at {@code asOf}: heard from,
+ *     then not for more than three report intervals
  * @param modules how many modules
  * @param assignments how many assignments
  * @param plan the current plan's counts of changes by action
  * @param store {@code ok}, or {@code unavailable: } and why the last read failed
  * @param asOf when the inventory was read (for {@code ok}) or failed to be
  */
-record StatusSnapshot(int nodes, int modules, int assignments, Map<String, Integer> plan, String store,
+record StatusSnapshot(int nodes, int silent, int modules, int assignments, Map<String, Integer> plan, String store,
         Instant asOf) {
 
     /** Nothing read yet. */
-    static final StatusSnapshot NONE = new StatusSnapshot(0, 0, 0, Map.of(), "unavailable: not read yet",
+    static final StatusSnapshot NONE = new StatusSnapshot(0, 0, 0, 0, Map.of(), "unavailable: not read yet",
             Instant.EPOCH);
 
     StatusSnapshot {
@@ -31,13 +34,14 @@ record StatusSnapshot(int nodes, int modules, int assignments, Map<String, Integ
 
     /** @return the snapshot of a state whose plan is computed */
     static StatusSnapshot of(State state, Instant at) {
-        return new StatusSnapshot(state.nodes().size(), state.modules().size(), state.mesh().assignments().size(),
-                state.plan().summary(), "ok", at);
+        int silent = (int) state.sightings().values().stream().filter(seen -> seen.silentAt(at)).count();
+        return new StatusSnapshot(state.nodes().size(), silent, state.modules().size(),
+                state.mesh().assignments().size(), state.plan().summary(), "ok", at);
     }
 
     /** @return these counts, with the store unavailable for {@code why} since {@code at} */
     StatusSnapshot unavailable(String why, Instant at) {
-        return new StatusSnapshot(nodes, modules, assignments, plan, "unavailable: " + why, at);
+        return new StatusSnapshot(nodes, silent, modules, assignments, plan, "unavailable: " + why, at);
     }
 
     /**
@@ -54,6 +58,7 @@ record StatusSnapshot(int nodes, int modules, int assignments, Map<String, Integ
         status.put("active", life.active());
         status.put("store", store);
         status.put("nodes", nodes);
+        status.put("silent", silent);
         status.put("modules", modules);
         status.put("assignments", assignments);
         status.put("plan", new TreeMap<>(plan));

@@ -63,7 +63,8 @@ public final class Verbs {
      * @param requests where mutating requests' outcomes are kept by request id ({@link RequestRecords#NONE}
      *     to keep none)
      * @param layout the directory roots of the mesh
-     * @param clock what a licence's expiry and {@code status}'s {@code asOf} are read from
+     * @param clock what a licence's expiry, {@code status}'s {@code asOf} and whether a node is silent
+     *     are read from
      */
     public record Ports(Inventory inventory, Licences licences, Lifecycle lifecycle, Events events,
             RequestRecords requests, Layout layout, Clock clock) {
@@ -197,8 +198,8 @@ public final class Verbs {
         Object result = switch (name) {
             case "tools" -> Map.of("tools", TOOLS);
             case "status" -> status();
-            case "nodes" -> Reads.nodes(state());
-            case "node" -> Reads.node(state(), Arguments.text(args, "name"));
+            case "nodes" -> Reads.nodes(state(), ports.clock().instant());
+            case "node" -> Reads.node(state(), Arguments.text(args, "name"), ports.clock().instant());
             case "modules" -> Reads.modules(inventory.modules());
             case "seats" -> Reads.seats(state());
             case "builds" -> Reads.builds(inventory, state());

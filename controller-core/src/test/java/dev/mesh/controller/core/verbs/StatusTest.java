@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.RequestRecords;
+import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
@@ -18,6 +20,7 @@ import dev.mesh.controller.manifest.Manifest;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -126,6 +129,26 @@ class StatusTest {
         }
 
         @Override
+        public void report(Collection<Facts> facts) {
+            delegate.report(facts);
+        }
+
+        @Override
+        public Map<String, Facts> facts() {
+            return read(delegate.facts());
+        }
+
+        @Override
+        public Optional<Facts> facts(String node) {
+            return read(delegate.facts(node));
+        }
+
+        @Override
+        public Map<String, Sighting> sightings() {
+            return read(delegate.sightings());
+        }
+
+        @Override
         public List<Manifest> modules() {
             return read(delegate.modules());
         }
@@ -168,6 +191,21 @@ class StatusTest {
         @Override
         public void acknowledge(Declaration declaration) {
             delegate.acknowledge(declaration);
+        }
+
+        @Override
+        public boolean desire(Declaration declaration) {
+            return delegate.desire(declaration);
+        }
+
+        @Override
+        public Map<String, Declaration> desired() {
+            return read(delegate.desired());
+        }
+
+        @Override
+        public boolean acknowledge(String node, String revision) {
+            return delegate.acknowledge(node, revision);
         }
 
         @Override

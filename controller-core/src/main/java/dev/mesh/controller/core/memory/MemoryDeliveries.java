@@ -1,0 +1,52 @@
+package dev.mesh.controller.core.memory;
+
+import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Deliveries;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@link Deliveries} kept in memory, in order, for offline use and tests: refuses what the bus will
+ * refuse, and sends nowhere. Thread-safe: every method holds the instance's monitor.
+ */
+public final class MemoryDeliveries implements Deliveries {
+
+    /**
+     * One delivery.
+     *
+     * @param declaration the declaration delivered
+     * @param epoch the epoch it carried
+     */
+    public record Delivered(Declaration declaration, long epoch) {
+        /** Checks the parts. */
+        public Delivered {
+            Objects.requireNonNull(declaration, "declaration");
+        }
+    }
+
+    private final List<Delivered> delivered = new ArrayList<>();
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Never fails but for the arguments.
+     */
+    @Override
+    public synchronized void deliver(Declaration declaration, long epoch) {
+        if (declaration.revision().isEmpty()) {
+            throw new IllegalArgumentException("the declaration of node " + declaration.node()
+                    + " has no revision; deliver a composed declaration");
+        }
+        if (epoch < 1) {
+            throw new IllegalArgumentException("a delivery carries the epoch of the plan lock taken, at least 1, not "
+                    + epoch);
+        }
+        delivered.add(new Delivered(declaration, epoch));
+    }
+
+    /** @return every delivery so far, in order */
+    public synchronized List<Delivered> delivered() {
+        return List.copyOf(delivered);
+    }
+}
