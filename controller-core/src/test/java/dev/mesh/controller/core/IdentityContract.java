@@ -38,6 +38,14 @@ public abstract class IdentityContract {
     }
 
     @Test
+    void grant_toAPrincipalNeverAdded_isRefused_andGrantsNothing() {
+        assertThatThrownBy(() -> grant("nobody", "status")).isInstanceOf(RuntimeException.class)
+                .message().contains("nobody").doesNotContainIgnoringCase("insert");
+
+        assertThat(identity.allows("nobody", "status")).isFalse();
+    }
+
+    @Test
     void allows_grantedVerbsOnly() {
         assertThat(identity.allows("ops", "assign")).isTrue();
         assertThat(identity.allows("ops", "status")).isTrue();

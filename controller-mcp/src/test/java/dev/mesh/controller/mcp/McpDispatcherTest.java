@@ -257,6 +257,7 @@ class McpDispatcherTest {
     @Test
     void toolsCall_principalWithoutTheGrant_isAToolErrorUnauthorized_andTheVerbDoesNotRun() {
         MemoryIdentity identity = new MemoryIdentity();
+        identity.add("tester");
         identity.grant("tester", "status");
 
         JsonNode error = assertToolError(send(fixtures.dispatcher(identity), "{\"jsonrpc\": \"2.0\", \"id\": 1, "

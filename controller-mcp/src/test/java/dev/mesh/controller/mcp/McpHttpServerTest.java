@@ -149,6 +149,7 @@ class McpHttpServerTest {
     @Test
     void theTokenHoldersPrincipal_isWhomIdentityChecks() {
         MemoryIdentity identity = new MemoryIdentity();
+        identity.add("dev");
         identity.grant("dev", "status");
         try (McpHttpServer guarded = McpHttpServer.start(fixtures.dispatcher(identity),
                 McpHttpServer.Config.loopback(0, token, "dev"));

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.IdentityContract;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -43,14 +42,5 @@ class PgIdentityIT extends IdentityContract {
     @Override
     protected void disable(String principal) {
         identity.disable(principal);
-    }
-
-    @Test
-    void grant_toAnUnknownPrincipal_isAStoreError() {
-        // MemoryIdentity.grant adds an unknown principal (its fixtures rely on it); the store refuses.
-        assertThatThrownBy(() -> identity.grant("nobody", "status")).isInstanceOf(StoreException.class)
-                .hasMessageStartingWith("could not grant verbs to nobody in the identity database")
-                .message().doesNotContainIgnoringCase("insert");
-        assertThat(identity.allows("nobody", "status")).isFalse();
     }
 }

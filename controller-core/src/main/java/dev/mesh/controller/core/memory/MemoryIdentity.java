@@ -19,13 +19,19 @@ public final class MemoryIdentity implements Identity {
     }
 
     /**
-     * Grants verbs to a principal, adding the principal when it is new.
+     * Grants verbs to a principal that exists, as the store does; granting one twice changes nothing.
      *
-     * @param principal the principal
+     * @param principal the principal, {@linkplain #add added} before
      * @param verbs the verbs it may call
+     * @throws IllegalArgumentException when the principal was not added (the store refuses it too)
      */
     public void grant(String principal, String... verbs) {
-        grants.computeIfAbsent(principal, p -> ConcurrentHashMap.newKeySet()).addAll(Arrays.asList(verbs));
+        Set<String> granted = grants.get(principal);
+        if (granted == null) {
+            throw new IllegalArgumentException("\"" + principal + "\" is not a principal; add it before granting it "
+                    + "verbs");
+        }
+        granted.addAll(Arrays.asList(verbs));
     }
 
     /** Takes a verb from a principal. */

@@ -15,6 +15,7 @@ class IdentityTest {
 
     @Test
     void check_grantedVerb_passes() {
+        identity.add("mesh-host-alpha");
         identity.grant("mesh-host-alpha", "status", "node");
 
         assertThatNoException().isThrownBy(() -> identity.check("mesh-host-alpha", "node"));
@@ -22,6 +23,7 @@ class IdentityTest {
 
     @Test
     void check_verbNotGranted_isUnauthorized() {
+        identity.add("mesh-host-alpha");
         identity.grant("mesh-host-alpha", "status");
 
         assertThatThrownBy(() -> identity.check("mesh-host-alpha", "assign"))
@@ -34,6 +36,7 @@ class IdentityTest {
 
     @Test
     void check_unknownPrincipal_getsTheSameAnswerAsAnUngrantedOne() {
+        identity.add("known");
         identity.grant("known", "status");
 
         assertThatThrownBy(() -> identity.check("stranger", "status")).hasMessageStartingWith(
@@ -42,6 +45,7 @@ class IdentityTest {
 
     @Test
     void remove_takesEveryGrant() {
+        identity.add("ops");
         identity.grant("ops", "assign");
         identity.remove("ops");
 
