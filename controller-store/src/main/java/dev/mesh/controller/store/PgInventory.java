@@ -2,16 +2,12 @@ package dev.mesh.controller.store;
 
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.ACKNOWLEDGED_DECLARATIONS;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.ASSIGNMENTS;
-import static dev.mesh.controller.store.internal.schema.inventory.Tables.BUILDS;
-import static dev.mesh.controller.store.internal.schema.inventory.Tables.BUILD_REQUESTS;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.MODULES;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.MODULE_VERSIONS;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.NODES;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.excluded;
 import static org.jooq.impl.DSL.select;
-import static org.jooq.impl.DSL.selectOne;
-import static org.jooq.impl.DSL.val;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.CanonicalJson;
@@ -28,9 +24,7 @@ import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.store.internal.BuildId;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,7 +36,6 @@ import javax.sql.DataSource;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.JSON;
-import org.jooq.Record3;
 import org.jooq.Record4;
 import org.jooq.SQLDialect;
 import org.jooq.exception.DataAccessException;
@@ -69,8 +62,6 @@ import org.jooq.impl.DSL;
  */
 public final class PgInventory implements Inventory {
 
-    private static final String SUCCEEDED = "succeeded";
-    private static final String FAILED = "failed";
 
     private final DataSource dataSource;
     private final DSLContext db;
@@ -250,19 +241,12 @@ public final class PgInventory implements Inventory {
 
     @Override
     public Set<String> built() {
-        return run("list the builds done", tx -> ids(tx.select(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT)
-                .from(BUILDS).where(BUILDS.OUTCOME.eq(SUCCEEDED))
-                .orderBy(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT)
-                .fetch(PgInventory::buildId)));
+        return run("list the builds done", Builds::done);
     }
 
     @Override
     public Set<String> requested() {
-        return run("list the builds requested", tx -> ids(tx
-                .select(BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
-                .from(BUILD_REQUESTS)
-                .orderBy(BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
-                .fetch(PgInventory::buildId)));
+        return run("list the builds requested", Builds::requested);
     }
 
     /**
@@ -275,12 +259,7 @@ public final class PgInventory implements Inventory {
     @Override
     public boolean request(String buildId) {
         BuildId id = BuildId.parse(buildId);
-        return planWrites.write("request " + buildId, tx -> tx
-                .insertInto(BUILD_REQUESTS, BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
-                .select(select(val(id.module()), val(id.version()), val(id.artifact()))
-                        .whereNotExists(selectOne().from(BUILDS).where(build(id), BUILDS.OUTCOME.eq(SUCCEEDED))))
-                .onConflictDoNothing()
-                .execute() == 1);
+        return planWrites.write("request " + buildId, tx -> Builds.request(tx, id));
     }
 
     /**
@@ -292,22 +271,8 @@ public final class PgInventory implements Inventory {
     public void finish(String buildId, boolean succeeded, String detail) {
         BuildId id = BuildId.parse(buildId);
         Objects.requireNonNull(detail, "detail");
-        run("record build " + buildId, db -> db.transactionResult(config -> {
-            DSLContext tx = config.dsl();
-            tx.deleteFrom(BUILD_REQUESTS).where(BUILD_REQUESTS.MODULE.eq(id.module()),
-                    BUILD_REQUESTS.VERSION.eq(id.version()), BUILD_REQUESTS.ARTIFACT.eq(id.artifact())).execute();
-            return tx.insertInto(BUILDS)
-                    .set(BUILDS.MODULE, id.module())
-                    .set(BUILDS.VERSION, id.version())
-                    .set(BUILDS.ARTIFACT, id.artifact())
-                    .set(BUILDS.OUTCOME, succeeded ? SUCCEEDED : FAILED)
-                    .set(BUILDS.DETAIL, detail)
-                    .onConflict(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT).doUpdate()
-                    .set(BUILDS.OUTCOME, excluded(BUILDS.OUTCOME))
-                    .set(BUILDS.DETAIL, excluded(BUILDS.DETAIL))
-                    .set(BUILDS.FINISHED_AT, currentOffsetDateTime())
-                    .execute();
-        }));
+        run("record build " + buildId, db -> db.transactionResult(config -> Builds.finish(config.dsl(), id, succeeded,
+                detail)));
     }
 
     /**
@@ -368,10 +333,6 @@ public final class PgInventory implements Inventory {
         return MODULE_VERSIONS.MODULE.eq(MODULES.NAME).and(MODULE_VERSIONS.VERSION.eq(MODULES.LATEST_VERSION));
     }
 
-    private static Condition build(BuildId id) {
-        return BUILDS.MODULE.eq(id.module()).and(BUILDS.VERSION.eq(id.version())).and(BUILDS.ARTIFACT.eq(id.artifact()));
-    }
-
     private Manifest manifest(Record4<String, String, String, JSON> row) {
         String module = row.value1();
         String version = row.value2();
@@ -397,14 +358,6 @@ public final class PgInventory implements Inventory {
             throw new StoreException("the declaration node " + node + " acknowledged, as the inventory database holds "
                     + "it, cannot be read (" + e.getMessage() + "); it is replaced at the node's next report", e);
         }
-    }
-
-    private static String buildId(Record3<String, String, String> row) {
-        return new BuildId(row.value1(), row.value2(), row.value3()).id();
-    }
-
-    private static Set<String> ids(List<String> sorted) {
-        return Collections.unmodifiableSet(new LinkedHashSet<>(sorted));
     }
 
     /** Runs one statement or transaction, turning jOOQ's failure into the store's. */

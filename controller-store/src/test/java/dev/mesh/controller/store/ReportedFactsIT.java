@@ -90,7 +90,8 @@ class ReportedFactsIT {
 
         assertThatThrownBy(() -> inventory.report(batch))
                 .isInstanceOf(StoreException.class)
-                .hasMessageStartingWith("could not record the facts of 1501 host reports in the inventory database: ")
+                .hasMessageStartingWith("could not record the facts of 1501 host reports in the inventory database at "
+                        + "postgresql://")
                 .hasMessageContaining("nodes_address_not_empty");
         assertThat(inventory.nodes()).isEmpty();
     }

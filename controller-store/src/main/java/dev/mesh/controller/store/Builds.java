@@ -1,0 +1,86 @@
+package dev.mesh.controller.store;
+
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.BUILDS;
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.BUILD_REQUESTS;
+import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.excluded;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.val;
+
+import dev.mesh.controller.store.internal.BuildId;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Record3;
+
+/**
+ * The queries of builds (the {@code build_requests} and {@code builds} tables) for
+ * {@link PgInventory}, which runs them, fenced or not, and turns their failures into the store's.
+ * Stateless, so thread-safe.
+ */
+final class Builds {
+
+    private static final String SUCCEEDED = "succeeded";
+    private static final String FAILED = "failed";
+
+    private Builds() {
+    }
+
+    /** @return the ids of the builds that succeeded, sorted */
+    static Set<String> done(DSLContext db) {
+        return ids(db.select(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT)
+                .from(BUILDS).where(BUILDS.OUTCOME.eq(SUCCEEDED))
+                .orderBy(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT)
+                .fetch(Builds::id));
+    }
+
+    /** @return the ids of the builds requested and not finished, sorted */
+    static Set<String> requested(DSLContext db) {
+        return ids(db.select(BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
+                .from(BUILD_REQUESTS)
+                .orderBy(BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
+                .fetch(Builds::id));
+    }
+
+    /** @return whether the build is newly requested: neither requested nor succeeded before */
+    static boolean request(DSLContext tx, BuildId id) {
+        return tx.insertInto(BUILD_REQUESTS, BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
+                .select(select(val(id.module()), val(id.version()), val(id.artifact()))
+                        .whereNotExists(selectOne().from(BUILDS).where(build(id), BUILDS.OUTCOME.eq(SUCCEEDED))))
+                .onConflictDoNothing()
+                .execute() == 1;
+    }
+
+    /** Ends the request and keeps the build's latest outcome and detail; the caller runs it in one transaction. */
+    static int finish(DSLContext tx, BuildId id, boolean succeeded, String detail) {
+        tx.deleteFrom(BUILD_REQUESTS).where(BUILD_REQUESTS.MODULE.eq(id.module()),
+                BUILD_REQUESTS.VERSION.eq(id.version()), BUILD_REQUESTS.ARTIFACT.eq(id.artifact())).execute();
+        return tx.insertInto(BUILDS)
+                .set(BUILDS.MODULE, id.module())
+                .set(BUILDS.VERSION, id.version())
+                .set(BUILDS.ARTIFACT, id.artifact())
+                .set(BUILDS.OUTCOME, succeeded ? SUCCEEDED : FAILED)
+                .set(BUILDS.DETAIL, detail)
+                .onConflict(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT).doUpdate()
+                .set(BUILDS.OUTCOME, excluded(BUILDS.OUTCOME))
+                .set(BUILDS.DETAIL, excluded(BUILDS.DETAIL))
+                .set(BUILDS.FINISHED_AT, currentOffsetDateTime())
+                .execute();
+    }
+
+    private static Condition build(BuildId id) {
+        return BUILDS.MODULE.eq(id.module()).and(BUILDS.VERSION.eq(id.version())).and(BUILDS.ARTIFACT.eq(id.artifact()));
+    }
+
+    private static String id(Record3<String, String, String> row) {
+        return new BuildId(row.value1(), row.value2(), row.value3()).id();
+    }
+
+    private static Set<String> ids(List<String> sorted) {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(sorted));
+    }
+}
