@@ -124,40 +124,22 @@ final class Arguments {
         return "/" + name.replace("~", "~0").replace("/", "~1");
     }
 
+    /**
+     * @return a string argument {@link #check} found there (its schema requires it)
+     */
     static String text(JsonNode args, String name) {
-        String value = optionalText(args, name);
-        if (value == null) {
-            throw new VerbException(VerbException.Code.INVALID, "the argument \"" + name + "\" is required: a "
-                    + "non-empty string", "/" + name);
-        }
-        return value;
+        return args.get(name).asString();
     }
 
+    /** @return a string argument {@link #check} let through, or {@code null} when it is not given */
     static String optionalText(JsonNode args, String name) {
         JsonNode value = args.get(name);
-        if (value == null || value.isNull()) {
-            return null;
-        }
-        if (!value.isString() || value.asString().isEmpty()) {
-            throw new VerbException(VerbException.Code.INVALID, "the argument \"" + name + "\" must be a non-empty "
-                    + "string, not " + value.getNodeType().name().toLowerCase(Locale.ROOT), "/" + name);
-        }
-        return value.asString();
+        return value == null ? null : value.asString();
     }
 
-    /**
-     * @return the argument as JSON text: a string as it is, an object written out
-     * @throws VerbException {@code invalid} when it is missing or neither
-     */
+    /** @return a string-or-object argument {@link #check} found there, as JSON text: a string as it is, an object written out */
     static String document(JsonNode args, String name) {
         JsonNode value = args.get(name);
-        if (value != null && value.isString()) {
-            return value.asString();
-        }
-        if (value != null && value.isObject()) {
-            return MAPPER.writeValueAsString(value);
-        }
-        throw new VerbException(VerbException.Code.INVALID, "the argument \"" + name + "\" is required: a JSON "
-                + "document, as text or as an object", "/" + name);
+        return value.isString() ? value.asString() : MAPPER.writeValueAsString(value);
     }
 }
