@@ -37,7 +37,7 @@ public record BuildOrder(String build, String module, String version, String art
         Objects.requireNonNull(system, "system");
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(binary, "binary");
-        String id = "build:" + module + "@" + version + "/" + artifact;
+        String id = id(module, version, artifact);
         if (!build.equals(id)) {
             throw new IllegalArgumentException("build id \"" + build + "\" does not name artifact " + artifact
                     + " of version " + version + " of module " + module + "; its id is " + id);
@@ -50,8 +50,20 @@ public record BuildOrder(String build, String module, String version, String art
      * @return the order that builds it
      */
     public static BuildOrder of(Manifest manifest, Artifact artifact) {
-        return new BuildOrder("build:" + manifest.module() + "@" + manifest.version() + "/" + artifact.name(),
-                manifest.module(), manifest.version(), artifact.name(), artifact.kind(), artifact.language(),
-                artifact.system(), artifact.from(), artifact.binary());
+        return new BuildOrder(id(manifest.module(), manifest.version(), artifact.name()), manifest.module(),
+                manifest.version(), artifact.name(), artifact.kind(), artifact.language(), artifact.system(),
+                artifact.from(), artifact.binary());
+    }
+
+    /**
+     * The one spelling of a build's id, which orders, {@link Plan#buildId} and the {@code build} verb share.
+     *
+     * @param module the module
+     * @param version the module's version
+     * @param artifact the artifact's name
+     * @return {@code build:MODULE@VERSION/ARTIFACT}
+     */
+    public static String id(String module, String version, String artifact) {
+        return "build:" + module + "@" + version + "/" + artifact;
     }
 }

@@ -99,6 +99,6 @@ public record Plan(int format, Map<String, String> inputs, List<Change> changes,
      * @return the build's id, {@code build:MODULE@VERSION/ARTIFACT}
      */
     public static String buildId(Manifest manifest, Declaration.Artifact artifact) {
-        return "build:" + manifest.module() + "@" + manifest.version() + "/" + artifact.name();
+        return BuildOrder.id(manifest.module(), manifest.version(), artifact.name());
     }
 }

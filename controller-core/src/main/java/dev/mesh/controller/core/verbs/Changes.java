@@ -1,6 +1,7 @@
 package dev.mesh.controller.core.verbs;
 
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.BuildOrder;
 import dev.mesh.controller.core.Events;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.Licences;
@@ -101,7 +102,7 @@ final class Changes {
                 VerbException.Code.NOT_FOUND, "there is no module \"" + module + "\"; push it first", "/module"));
         List<String> requested = new ArrayList<>();
         manifest.artifacts().stream().filter(a -> artifact == null || a.name().equals(artifact)).forEach(a -> {
-            String id = "build:" + manifest.module() + "@" + manifest.version() + "/" + a.name();
+            String id = BuildOrder.id(manifest.module(), manifest.version(), a.name());
             inventory.request(id);
             requested.add(id);
         });
