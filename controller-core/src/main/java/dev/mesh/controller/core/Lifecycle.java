@@ -196,11 +196,6 @@ public final class Lifecycle {
         return status;
     }
 
-    /** @return whether this controller is active now */
-    public boolean isActive() {
-        return status.role() == Role.ACTIVE;
-    }
-
     private void lost(Status seen) {
         synchronized (transitions) {
             if (status == seen) {
