@@ -41,7 +41,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PgPlanLock.class);
 
-    /** How long {@link #holding} waits for another controller to release the lock, by default. */
+    /** How long {@link #acquire()} waits for another controller to release the lock, by default. */
     public static final Duration DEFAULT_WAIT = Duration.ofSeconds(10);
 
     /** PostgreSQL's {@code lock_not_available}: the lock wait ran out. */
@@ -81,7 +81,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
      * @param endpoint the inventory database: the lock's own session is opened there
      * @param inventory the same database, for reading the epoch (a pool may serve it)
      * @param holder this controller's name, recorded as the holder
-     * @param wait how long {@link #holding} waits for another controller's lock, 1 ms to 1 hour
+     * @param wait how long {@link #acquire()} waits for another controller's lock, 1 ms to 1 hour
      * @throws IllegalArgumentException when the holder is empty or the wait is out of range
      */
     public static PgPlanLock of(Endpoint endpoint, DataSource inventory, String holder, Duration wait) {
