@@ -8,7 +8,6 @@ import dev.mesh.controller.store.PgLicences;
 import dev.mesh.controller.store.PgPlanLock;
 import dev.mesh.controller.store.PgRequestRecords;
 import java.time.Clock;
-import java.time.Duration;
 
 /**
  * Core's ports on the store: connection pools on the {@code inventory} and {@code licences}
@@ -26,9 +25,6 @@ import java.time.Duration;
 record StorePorts(PgInventory inventory, PgLicences licences, PgRequestRecords requests, PgPlanLock lock,
         Lifecycle lifecycle) {
 
-    /** How long taking the plan lock waits for another controller to let it go. */
-    static final Duration LOCK_WAIT = Duration.ofSeconds(10);
-
     /**
      * Opens the ports; what they hold open is closed by {@code closer}, the life cycle released
      * before the lock is closed and the pools after both.
@@ -44,7 +40,8 @@ record StorePorts(PgInventory inventory, PgLicences licences, PgRequestRecords r
     static StorePorts open(Endpoint inventory, Endpoint licences, String instance, Clock clock, Closer closer) {
         ConnectionPool inventoryPool = closer.open(ConnectionPool.open(inventory, 8));
         ConnectionPool licencesPool = closer.open(ConnectionPool.open(licences, 2));
-        PgPlanLock lock = closer.open(PgPlanLock.of(inventory, inventoryPool.dataSource(), instance, LOCK_WAIT));
+        PgPlanLock lock = closer.open(PgPlanLock.of(inventory, inventoryPool.dataSource(), instance,
+                PgPlanLock.DEFAULT_WAIT));
         Lifecycle lifecycle = Lifecycle.standby(lock, instance, clock);
         closer.onClose(lifecycle::release);
         return new StorePorts(PgInventory.fenced(inventoryPool.dataSource(), lock),
