@@ -1,0 +1,119 @@
+package dev.mesh.controller.bus;
+
+import com.rabbitmq.client.AuthenticationFailureException;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One AMQP connection to the broker, for the topology and the transports on it. AMQP heartbeats every
+ * {@value #HEARTBEAT_SECONDS} s, so a broker or a controller that froze is found in seconds (DESIGN.md
+ * section 10), and the client's automatic recovery with topology recovery: after a dropped connection
+ * the client reconnects every {@value #RECOVERY_INTERVAL_MS} ms and restores channels and consumers.
+ *
+ * <p>Thread-safe: channels may be opened from any thread.
+ */
+public final class Broker implements AutoCloseable {
+
+    /** The AMQP heartbeat asked for, in seconds. */
+    public static final int HEARTBEAT_SECONDS = 5;
+    /** How long to wait between reconnection attempts, in milliseconds. */
+    public static final long RECOVERY_INTERVAL_MS = 1_000;
+    private static final int CONNECT_TIMEOUT_MS = 5_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+
+    private final BrokerSettings settings;
+    private final Connection connection;
+
+    private Broker(BrokerSettings settings, Connection connection) {
+        this.settings = settings;
+        this.connection = connection;
+    }
+
+    /**
+     * Connects.
+     *
+     * @param settings where the broker is and who to be on it
+     * @param name the connection's name, shown by {@code rabbitmqctl list_connections}, e.g. the instance id
+     * @return the open connection
+     * @throws BusException when the broker cannot be reached in {@value #CONNECT_TIMEOUT_MS} ms or refuses
+     *     the user, its password or the virtual host
+     */
+    public static Broker connect(BrokerSettings settings, String name) {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(name, "name");
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setHost(settings.host());
+        factory.setPort(settings.port());
+        factory.setVirtualHost(settings.vhost());
+        factory.setUsername(settings.user());
+        factory.setPassword(settings.password().reveal());
+        factory.setRequestedHeartbeat(HEARTBEAT_SECONDS);
+        factory.setConnectionTimeout(CONNECT_TIMEOUT_MS);
+        factory.setAutomaticRecoveryEnabled(true);
+        factory.setTopologyRecoveryEnabled(true);
+        factory.setNetworkRecoveryInterval(RECOVERY_INTERVAL_MS);
+        try {
+            Connection connection = factory.newConnection(name);
+            LOG.info("broker connected at={} name={} heartbeatSeconds={}", settings.where(), name,
+                    connection.getHeartbeat());
+            return new Broker(settings, connection);
+        } catch (AuthenticationFailureException e) {
+            throw new BusException("the broker at " + settings.host() + ":" + settings.port() + " refused user \""
+                    + settings.user() + "\": wrong password or no such user; check the broker credentials", e);
+        } catch (IOException e) {
+            throw new BusException("cannot connect to the broker as " + settings.where() + ": " + reason(e)
+                    + "; check that RabbitMQ runs there, that the virtual host exists and that the user may use it", e);
+        } catch (TimeoutException e) {
+            throw new BusException("the broker at " + settings.host() + ":" + settings.port() + " did not answer in "
+                    + CONNECT_TIMEOUT_MS + " ms; check that RabbitMQ runs there", e);
+        }
+    }
+
+    /** @return the settings it connected with */
+    public BrokerSettings settings() {
+        return settings;
+    }
+
+    /** @return the connection, for the topology and the transports of this package */
+    Connection connection() {
+        return connection;
+    }
+
+    /** Closes the connection and every channel on it; does nothing when already closed. */
+    @Override
+    public void close() {
+        // abort rather than close: it never throws, and a connection already lost has nothing to flush.
+        connection.abort(CONNECT_TIMEOUT_MS);
+        LOG.info("broker disconnected at={}", settings.where());
+    }
+
+    /**
+     * Closes a channel without waiting and without failing: what it held goes back to its queues.
+     *
+     * @param channel an open or closed channel, or {@code null}
+     */
+    static void abort(Channel channel) {
+        if (channel == null) {
+            return;
+        }
+        try {
+            channel.abort();
+        } catch (IOException e) {
+            // The client declares it but swallows every failure of its own abort; nothing is left to do.
+            LOG.debug("broker channel abort failed reason={}", reason(e));
+        }
+    }
+
+    /** @return the client's failure in a few words, with its cause's when it only wraps one */
+    static String reason(Throwable e) {
+        Throwable shown = e.getMessage() == null && e.getCause() != null ? e.getCause() : e;
+        return shown.getMessage() == null ? shown.getClass().getSimpleName() : shown.getMessage();
+    }
+}

@@ -1,0 +1,155 @@
+package dev.mesh.controller.bus;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.ShutdownSignalException;
+import dev.mesh.controller.core.Identity;
+import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.verbs.Verbs;
+import dev.mesh.controller.mcp.Envelope;
+import dev.mesh.controller.mcp.McpDispatcher;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The verbs' broker transport (DESIGN.md section 8, "Verbs over the broker"): consumes
+ * {@link Topology#VERBS} and hands each request to the {@link McpDispatcher}, with the broker-validated
+ * {@code user_id} as the principal and the {@code message_id} as the request id. The reply goes to the
+ * default exchange with routing key {@code reply_to}, the request's {@code correlation_id}, headers
+ * {@code epoch} and {@code instance} from the {@link Lifecycle}, and body the JSON-RPC response as over
+ * HTTP. A request is acknowledged only after the broker confirmed its reply; see docs/bus.md for what
+ * is rejected, and how.
+ *
+ * <p>Deliveries are handled one at a time on the client's consumer thread. {@link #close()} is
+ * thread-safe.
+ */
+public final class BrokerVerbs implements AutoCloseable {
+
+    /** How many requests the broker hands over before the first is acknowledged. */
+    public static final int PREFETCH = 16;
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerVerbs.class);
+
+    private final Broker broker;
+    private final Lifecycle lifecycle;
+    private final McpDispatcher dispatcher;
+    /** For requests without {@code message_id}: the same verbs, with mutating ones {@code invalid}. */
+    private final McpDispatcher withoutMessageId;
+    private final Channel channel;
+    private final Replies replies;
+
+    private BrokerVerbs(Broker broker, Verbs verbs, Identity identity, String version, Lifecycle lifecycle)
+            throws IOException {
+        this.broker = broker;
+        this.lifecycle = lifecycle;
+        this.dispatcher = McpDispatcher.of(verbs, identity, version);
+        this.withoutMessageId = McpDispatcher.of(verbs, MutatingVerbs.withoutMessageId(identity), version);
+        this.replies = new Replies(broker.connection());
+        this.channel = broker.connection().createChannel();
+    }
+
+    /**
+     * Starts consuming the verbs' queue, which {@link Topology#declare} declared.
+     *
+     * @param broker the connection to consume on
+     * @param verbs the verbs, the same instance as every other transport's
+     * @param identity who may call which verb
+     * @param version the controller's version, told in {@code initialize}
+     * @param lifecycle the controller's life cycle, whose epoch and instance every reply carries
+     * @return the running transport
+     * @throws BusException when the queue cannot be consumed (it does not exist, or the broker is gone)
+     */
+    public static BrokerVerbs start(Broker broker, Verbs verbs, Identity identity, String version,
+            Lifecycle lifecycle) {
+        Objects.requireNonNull(broker, "broker");
+        Objects.requireNonNull(verbs, "verbs");
+        Objects.requireNonNull(identity, "identity");
+        Objects.requireNonNull(version, "version");
+        Objects.requireNonNull(lifecycle, "lifecycle");
+        try {
+            BrokerVerbs transport = new BrokerVerbs(broker, verbs, identity, version, lifecycle);
+            transport.consume();
+            LOG.info("broker verbs consuming queue={} vhost={} prefetch={} instance={}", Topology.VERBS,
+                    broker.settings().vhost(), PREFETCH, lifecycle.status().instance());
+            return transport;
+        } catch (IOException | ShutdownSignalException e) {
+            throw new BusException("cannot consume " + Topology.VERBS + " in virtual host " + broker.settings().vhost()
+                    + ": " + Broker.reason(e) + "; declare the topology first (prepare), and check the broker", e);
+        }
+    }
+
+    private void consume() throws IOException {
+        channel.basicQos(PREFETCH);
+        channel.basicConsume(Topology.VERBS, false, new DefaultConsumer(channel) {
+            @Override
+            public void handleDelivery(String consumerTag, com.rabbitmq.client.Envelope delivery,
+                    AMQP.BasicProperties properties, byte[] body) {
+                serve(delivery, properties, body);
+            }
+        });
+    }
+
+    private void serve(com.rabbitmq.client.Envelope delivery, AMQP.BasicProperties properties, byte[] body) {
+        long tag = delivery.getDeliveryTag();
+        String replyTo = properties.getReplyTo();
+        if (replyTo == null || replyTo.isEmpty()) {
+            // Nowhere to answer, now or on any redelivery: straight to the dead letters.
+            LOG.warn("broker verb rejected reason=no-reply-to messageId={}", properties.getMessageId());
+            settle(tag, false, false);
+            return;
+        }
+        Optional<byte[]> response = answer(properties, body);
+        if (response.isEmpty()) {
+            settle(tag, true, false);
+            return;
+        }
+        try {
+            replies.send(replyTo, properties.getCorrelationId(), response.get(), lifecycle.status());
+            settle(tag, true, false);
+        } catch (BusException e) {
+            LOG.warn("broker verb requeued reason={} messageId={} redelivered={}", e.getMessage(),
+                    properties.getMessageId(), delivery.isRedeliver());
+            settle(tag, false, true);
+        }
+    }
+
+    /** @return the dispatcher's response to the request, empty for a notification */
+    private Optional<byte[]> answer(AMQP.BasicProperties properties, byte[] body) {
+        // No user_id: the empty principal, which no identity grants anything, so a call is unauthorized.
+        String principal = properties.getUserId() == null ? "" : properties.getUserId();
+        String messageId = properties.getMessageId();
+        if (messageId == null || messageId.isEmpty()) {
+            return withoutMessageId.dispatch(body, Envelope.of(principal));
+        }
+        return dispatcher.dispatch(body, Envelope.of(principal, messageId));
+    }
+
+    /** Acknowledges or rejects; a channel lost meanwhile means the broker delivers the request again. */
+    private void settle(long tag, boolean ack, boolean requeue) {
+        try {
+            if (ack) {
+                channel.basicAck(tag, false);
+            } else {
+                channel.basicReject(tag, requeue);
+            }
+        } catch (IOException | ShutdownSignalException e) {
+            LOG.warn("broker verb not settled reason={} ack={} requeue={}; the broker delivers it again",
+                    Broker.reason(e), ack, requeue);
+        }
+    }
+
+    /**
+     * Stops consuming: closes the channel, so the requests it held and did not acknowledge go back to the
+     * queue. Does nothing when closed already.
+     */
+    @Override
+    public void close() {
+        Broker.abort(channel);
+        replies.close();
+        LOG.info("broker verbs stopped queue={} vhost={}", Topology.VERBS, broker.settings().vhost());
+    }
+}

@@ -1,0 +1,157 @@
+package dev.mesh.controller.bus;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.BuiltinExchangeType;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ShutdownSignalException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller's RabbitMQ topology, DESIGN.md section 8, declared idempotently: every exchange and
+ * queue durable, with the same arguments every time. Each declaration runs on a channel of its own, so
+ * one the broker refuses (it closes the channel) does not keep the others from being checked; every
+ * refusal is then told at once, one line each, naming the queue or exchange, the argument and the fix.
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class Topology {
+
+    /** The verbs' requests: a quorum queue with a single active consumer. */
+    public static final String VERBS = "mesh-controller.verbs";
+    /** Hosts' and builders' reports: a quorum queue with a single active consumer. */
+    public static final String REPORTS = "mesh-controller.reports";
+    /** Where poison messages end: a fanout exchange and the quorum queue bound to it, both of this name. */
+    public static final String DEAD = "mesh-controller.dead";
+    /** Declarations to hosts: a direct exchange, routing key the node's name. */
+    public static final String DECLARATIONS = "mesh.declarations";
+    /** Build requests to builders: a direct exchange, routing key the artifact's {@code system}. */
+    public static final String BUILDS = "mesh.builds";
+    /** A host's queue is this followed by the node's name. */
+    public static final String HOST_QUEUE_PREFIX = "mesh-host.";
+    /** How many times a message is delivered again before it is dead-lettered. */
+    public static final int DELIVERY_LIMIT = 5;
+
+    private static final int PRECONDITION_FAILED = 406;
+    private static final Pattern INEQUIVALENT = Pattern.compile("inequivalent arg '([^']+)'");
+    private static final Logger LOG = LoggerFactory.getLogger(Topology.class);
+
+    private Topology() {
+    }
+
+    /** @return the arguments of {@link #VERBS} and {@link #REPORTS} */
+    static Map<String, Object> controllerQueueArguments() {
+        return Map.of("x-queue-type", "quorum", "x-single-active-consumer", true, "x-delivery-limit", DELIVERY_LIMIT,
+                "x-dead-letter-exchange", DEAD);
+    }
+
+    private static Map<String, Object> quorum() {
+        return Map.of("x-queue-type", "quorum");
+    }
+
+    /**
+     * Declares the controller's exchanges and queues, or finds them as declared before.
+     *
+     * @param broker the connection to declare on
+     * @throws BusException when a queue or an exchange exists with other arguments (one line for each,
+     *     with the fix), or the broker cannot be used
+     */
+    public static void declare(Broker broker) {
+        Objects.requireNonNull(broker, "broker");
+        Connection connection = broker.connection();
+        List<String> refused = new ArrayList<>();
+        step(connection, "exchange", DEAD, c -> c.exchangeDeclare(DEAD, BuiltinExchangeType.FANOUT, true))
+                .ifPresent(refused::add);
+        step(connection, "queue", DEAD, c -> c.queueDeclare(DEAD, true, false, false, quorum())).ifPresent(refused::add);
+        step(connection, "binding", DEAD, c -> c.queueBind(DEAD, DEAD, "")).ifPresent(refused::add);
+        for (String queue : List.of(VERBS, REPORTS)) {
+            step(connection, "queue", queue, c -> c.queueDeclare(queue, true, false, false, controllerQueueArguments()))
+                    .ifPresent(refused::add);
+        }
+        for (String exchange : List.of(DECLARATIONS, BUILDS)) {
+            step(connection, "exchange", exchange, c -> c.exchangeDeclare(exchange, BuiltinExchangeType.DIRECT, true))
+                    .ifPresent(refused::add);
+        }
+        if (!refused.isEmpty()) {
+            throw new BusException("the broker's topology in virtual host " + broker.settings().vhost() + " differs "
+                    + "from the controller's (" + refused.size() + (refused.size() == 1 ? " problem" : " problems")
+                    + "):\n  " + String.join("\n  ", refused));
+        }
+        LOG.info("broker topology declared vhost={} queues={},{},{}", broker.settings().vhost(), VERBS, REPORTS, DEAD);
+    }
+
+    /**
+     * Declares a host's queue, {@code mesh-host.<node>}, bound to {@link #DECLARATIONS} with the node's
+     * name, so that a declaration sent while the host is down waits for it.
+     *
+     * @param broker the connection to declare on
+     * @param node the node's name
+     * @return the queue's name
+     * @throws IllegalArgumentException when {@code node} is blank
+     * @throws BusException when the queue exists with other arguments, or the broker cannot be used
+     */
+    public static String declareHost(Broker broker, String node) {
+        Objects.requireNonNull(broker, "broker");
+        Objects.requireNonNull(node, "node");
+        if (node.isBlank()) {
+            throw new IllegalArgumentException("a host's queue needs a node name, not a blank one");
+        }
+        String queue = HOST_QUEUE_PREFIX + node;
+        Connection connection = broker.connection();
+        List<String> refused = new ArrayList<>();
+        step(connection, "exchange", DECLARATIONS, c -> c.exchangeDeclare(DECLARATIONS, BuiltinExchangeType.DIRECT,
+                true)).ifPresent(refused::add);
+        step(connection, "queue", queue, c -> c.queueDeclare(queue, true, false, false, quorum())).ifPresent(refused::add);
+        if (refused.isEmpty()) {
+            step(connection, "binding", queue, c -> c.queueBind(queue, DECLARATIONS, node)).ifPresent(refused::add);
+        }
+        if (!refused.isEmpty()) {
+            throw new BusException("cannot declare the queue of node " + node + " in virtual host "
+                    + broker.settings().vhost() + ":\n  " + String.join("\n  ", refused));
+        }
+        return queue;
+    }
+
+    /** One declaration on a channel of its own. */
+    private interface Declaration {
+        void on(Channel channel) throws IOException;
+    }
+
+    /** @return the broker's refusal of one declaration, as one line with the fix; empty when it was accepted */
+    private static Optional<String> step(Connection connection, String kind, String name, Declaration declaration) {
+        Channel channel = null;
+        try {
+            channel = connection.createChannel();
+            declaration.on(channel);
+            return Optional.empty();
+        } catch (IOException e) {
+            if (e.getCause() instanceof ShutdownSignalException signal
+                    && signal.getReason() instanceof AMQP.Channel.Close close
+                    && close.getReplyCode() == PRECONDITION_FAILED) {
+                return Optional.of(refusal(kind, name, close.getReplyText()));
+            }
+            throw new BusException("cannot declare " + kind + " " + name + " on the broker: " + Broker.reason(e)
+                    + "; check that RabbitMQ runs and that the controller's user may configure the virtual host", e);
+        } finally {
+            // A refused declaration closed the channel already; abort does nothing to a closed one.
+            Broker.abort(channel);
+        }
+    }
+
+    /** @return what the broker refused and the fix, from its reply text, e.g. "inequivalent arg 'x-delivery-limit' …" */
+    static String refusal(String kind, String name, String replyText) {
+        Matcher matcher = INEQUIVALENT.matcher(replyText);
+        String argument = matcher.find() ? "its " + matcher.group(1) : "one of them";
+        return kind + " " + name + " exists with other arguments: " + argument + " differs from the controller's "
+                + "(the broker says: " + replyText + "); delete the " + kind + ", or migrate it, then start again";
+    }
+}

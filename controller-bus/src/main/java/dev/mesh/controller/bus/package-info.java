@@ -1,0 +1,8 @@
+/**
+ * The controller on the broker (DESIGN.md section 8, docs/bus.md): the connection
+ * ({@link dev.mesh.controller.bus.Broker}, from {@link dev.mesh.controller.bus.BrokerSettings}), the
+ * RabbitMQ topology ({@link dev.mesh.controller.bus.Topology}) and the verbs' broker transport
+ * ({@link dev.mesh.controller.bus.BrokerVerbs}), which hands each request to {@code controller-mcp}'s
+ * dispatcher. Failures are {@link dev.mesh.controller.bus.BusException}s.
+ */
+package dev.mesh.controller.bus;

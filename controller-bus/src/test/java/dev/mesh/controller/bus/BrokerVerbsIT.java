@@ -1,0 +1,185 @@
+package dev.mesh.controller.bus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Delivery;
+import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.mcp.Envelope;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+class BrokerVerbsIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String ASSIGN = "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/call\", \"params\": "
+            + "{\"name\": \"assign\", \"arguments\": {\"module\": \"mesh-store\", \"node\": \"alpha\"}}}";
+
+    private final Controllers controller = new Controllers();
+    private RabbitVhost vhost;
+    private Broker broker;
+    private BrokerVerbs transport;
+    private Caller guest;
+
+    @BeforeEach
+    void start() throws Exception {
+        vhost = RabbitVhost.create();
+        controller.identity.add("guest");
+        controller.identity.grant("guest", "tools", "status", "nodes", "assign");
+        broker = Broker.connect(vhost.settings(), "it-controller");
+        Topology.declare(broker);
+        transport = BrokerVerbs.start(broker, controller.verbs, controller.identity, Controllers.VERSION,
+                controller.lifecycle);
+        guest = new Caller(vhost.name(), "guest", "guest");
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        guest.close();
+        transport.close();
+        broker.close();
+        vhost.close();
+    }
+
+    private static String call(String verb) {
+        return "{\"jsonrpc\": \"2.0\", \"id\": \"r-1\", \"method\": \"tools/call\", \"params\": {\"name\": \"" + verb
+                + "\", \"arguments\": {}}}";
+    }
+
+    private static JsonNode body(Delivery reply) {
+        return JSON.readTree(reply.getBody());
+    }
+
+    @Test
+    void readVerbs_overTheBroker_answerExactlyWhatTheDispatcherAnswers() throws Exception {
+        for (String request : new String[] {call("status"), call("nodes"),
+                "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/list\"}"}) {
+            Delivery reply = guest.call(guest.request("m-" + UUID.randomUUID()).build(), request);
+
+            byte[] direct = controller.dispatcher().dispatch(request.getBytes(StandardCharsets.UTF_8),
+                    Envelope.of("guest")).orElseThrow();
+            assertThat(new String(reply.getBody(), StandardCharsets.UTF_8)).as(request)
+                    .isEqualTo(new String(direct, StandardCharsets.UTF_8));
+        }
+        assertThat(body(guest.call(guest.request(null).build(), call("nodes"))).at("/result/isError").asBoolean())
+                .as("a read needs no message_id").isFalse();
+    }
+
+    @Test
+    void reply_carriesTheCorrelationId_andTheControllersEpochAndInstance() throws Exception {
+        AMQP.BasicProperties request = guest.request("m-1").build();
+
+        Delivery reply = guest.call(request, call("status"));
+
+        assertThat(reply.getProperties().getCorrelationId()).isEqualTo(request.getCorrelationId());
+        assertThat(reply.getProperties().getContentType()).isEqualTo("application/json");
+        assertThat(reply.getProperties().getHeaders().get("epoch")).isEqualTo(1L);
+        assertThat(reply.getProperties().getHeaders().get("instance")).hasToString(Controllers.INSTANCE);
+        assertThat(body(reply).at("/result/structuredContent/role").asString()).isEqualTo("active");
+    }
+
+    @Test
+    void assign_withTheSameMessageIdTwice_changesTheInventoryOnce_andAnswersTheRecordedResult() throws Exception {
+        pushMeshStore();
+
+        Delivery first = guest.call(guest.request("assign-1").build(), ASSIGN);
+        Delivery second = guest.call(guest.request("assign-1").build(), ASSIGN);
+        Delivery other = guest.call(guest.request("assign-2").build(), ASSIGN);
+
+        assertThat(body(first).at("/result/isError").asBoolean()).isFalse();
+        assertThat(body(first).at("/result/structuredContent/changed").asBoolean()).isTrue();
+        assertThat(second.getBody()).as("the recorded answer").isEqualTo(first.getBody());
+        assertThat(body(other).at("/result/structuredContent/changed").asBoolean())
+                .as("another message_id runs again, and finds it done").isFalse();
+        assertThat(controller.inventory.assignments()).containsExactly(new Assignment("mesh-store", "alpha"));
+    }
+
+    @Test
+    void assign_withoutMessageId_isInvalid_andChangesNothing() throws Exception {
+        pushMeshStore();
+
+        JsonNode reply = body(guest.call(guest.request(null).build(), ASSIGN));
+
+        assertThat(reply.at("/id").asInt()).isEqualTo(7);
+        assertThat(reply.at("/result/isError").asBoolean()).isTrue();
+        assertThat(reply.at("/result/structuredContent/code").asString()).isEqualTo("invalid");
+        assertThat(reply.at("/result/structuredContent/message").asString()).isEqualTo("assign changes the mesh, so "
+                + "over the broker it needs the message property message_id (1 to 200 characters, one per request), "
+                + "which makes it idempotent; send the request again with one");
+        assertThat(controller.inventory.assignments()).isEmpty();
+    }
+
+    @Test
+    void principalWithoutTheGrant_isUnauthorized() throws Exception {
+        String user = vhost.addUser();
+        controller.identity.add(user);
+        try (Caller stranger = new Caller(vhost.name(), user, user)) {
+            JsonNode reply = body(stranger.call(stranger.request("m-1").build(), call("status")));
+
+            assertThat(reply.at("/result/isError").asBoolean()).isTrue();
+            assertThat(reply.at("/result/structuredContent/code").asString()).isEqualTo("unauthorized");
+            assertThat(reply.at("/result/structuredContent/message").asString()).isEqualTo("\"" + user
+                    + "\" may not call status; grant the verb to this principal in the identity store, or call as "
+                    + "one that has it");
+        }
+    }
+
+    @Test
+    void requestWithoutUserId_isUnauthorized() throws Exception {
+        JsonNode reply = body(guest.call(guest.request("m-1").userId(null).build(), call("status")));
+
+        assertThat(reply.at("/result/structuredContent/code").asString()).isEqualTo("unauthorized");
+    }
+
+    @Test
+    void replyThatCannotBeDelivered_isRetriedUpToTheDeliveryLimit_thenDead_andTheConsumerKeepsServing()
+            throws Exception {
+        BlockingQueue<Delivery> dead = deadLetters();
+
+        guest.send(guest.request("m-poison").replyTo("no-such-queue").build(), call("status"));
+
+        Delivery poison = dead.poll(30, TimeUnit.SECONDS);
+        assertThat(poison).as("dead-lettered after the delivery limit").isNotNull();
+        assertThat(poison.getProperties().getMessageId()).isEqualTo("m-poison");
+        assertThat(poison.getProperties().getHeaders().get("x-first-death-reason")).hasToString("delivery_limit");
+        assertThat(body(guest.call(guest.request("m-2").build(), call("status"))).at("/result/isError").asBoolean())
+                .isFalse();
+    }
+
+    @Test
+    void requestWithoutReplyTo_isDeadAtOnce_andTheConsumerKeepsServing() throws Exception {
+        BlockingQueue<Delivery> dead = deadLetters();
+
+        guest.send(guest.request("m-nowhere").replyTo(null).build(), call("status"));
+
+        Delivery nowhere = dead.poll(30, TimeUnit.SECONDS);
+        assertThat(nowhere).isNotNull();
+        assertThat(nowhere.getProperties().getHeaders().get("x-first-death-reason")).hasToString("rejected");
+        assertThat(body(guest.call(guest.request("m-2").build(), call("status"))).at("/result/isError").asBoolean())
+                .isFalse();
+    }
+
+    private BlockingQueue<Delivery> deadLetters() throws Exception {
+        BlockingQueue<Delivery> dead = new LinkedBlockingQueue<>();
+        Channel channel = guest.channel().getConnection().createChannel();
+        channel.basicConsume("mesh-controller.dead", true, (tag, delivery) -> dead.add(delivery), tag -> { });
+        return dead;
+    }
+
+    private void pushMeshStore() {
+        ObjectNode arguments = JSON.createObjectNode();
+        arguments.set("manifest", JSON.readTree(Path.of("../examples/modules/mesh-store.json").toFile()));
+        controller.verbs.call("push", arguments);
+    }
+}
