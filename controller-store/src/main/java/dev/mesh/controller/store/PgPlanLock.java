@@ -179,7 +179,9 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                 held = null;
                 if (lost == null) {
                     giveBack(taken);
-                    LOG.info("plan lock released holder={} epoch={}", holder, taken.epoch());
+                    if (lost == null) {
+                        LOG.info("plan lock released holder={} epoch={}", holder, taken.epoch());
+                    }
                 }
                 lost = null;
             }

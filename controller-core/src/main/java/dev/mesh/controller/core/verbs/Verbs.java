@@ -97,6 +97,16 @@ public final class Verbs {
         return new Verbs(Objects.requireNonNull(ports, "ports"));
     }
 
+    /**
+     * @param verb a verb's name
+     * @return whether it changes the inventory ({@code assign}, {@code unassign}, {@code push},
+     *     {@code build}): such a verb runs only while this controller is active, and a request id
+     *     makes it idempotent
+     */
+    public static boolean mutates(String verb) {
+        return MUTATING.contains(verb);
+    }
+
     /** @return every verb as a tool, in a stable order */
     public List<Tool> tools() {
         return TOOLS;

@@ -1,5 +1,6 @@
 package dev.mesh.controller.store.internal;
 
+import dev.mesh.controller.core.BuildOrder;
 import java.util.Objects;
 
 /**
@@ -39,6 +40,6 @@ public record BuildId(String module, String version, String artifact) {
 
     /** @return the id, {@code build:MODULE@VERSION/ARTIFACT} */
     public String id() {
-        return PREFIX + module + "@" + version + "/" + artifact;
+        return BuildOrder.id(module, version, artifact);
     }
 }
