@@ -1,0 +1,164 @@
+package dev.mesh.controller.bus;
+
+import dev.mesh.controller.core.Facts;
+import dev.mesh.controller.core.Inventory;
+import io.nats.client.Connection;
+import io.nats.client.Dispatcher;
+import io.nats.client.Message;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hosts' facts in from NATS (DESIGN.md section 8, docs/bus.md): subscribes to {@code
+ * <prefix>mesh.nodes.*.facts}, reads each message, and hands the facts to {@link Inventory#report(
+ * java.util.Collection)} in batches, on one writer thread. A message that cannot be read, or whose
+ * subject names another node than its body, is dropped and counted, and logged once per reason per
+ * minute without its content; nothing is thrown into NATS.
+ *
+ * <p>Thread-safe. {@link #close()} stops the subscription, then writes what was still held, once.
+ */
+public final class FactsIn implements AutoCloseable {
+
+    /** Why a message was dropped. */
+    public enum Drop {
+        /** Not UTF-8 JSON of the facts' shape. */
+        UNREADABLE,
+        /** The subject's node differs from the body's {@code node}. */
+        NODE_MISMATCH,
+        /** The store failed for so long that the facts waiting for it passed their bound. */
+        BACKLOG;
+
+        /** @return the reason as logs spell it, e.g. {@code node-mismatch} */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /**
+     * What the subscriber did so far.
+     *
+     * @param received messages received
+     * @param written facts the inventory recorded
+     * @param dropped messages (or, for {@link Drop#BACKLOG}, facts) dropped, by reason; every reason present
+     */
+    public record Counts(long received, long written, Map<Drop, Long> dropped) {
+
+        /** Copies the parts. */
+        public Counts {
+            dropped = Map.copyOf(dropped);
+        }
+
+        /**
+         * @param reason a reason
+         * @return how many were dropped for it
+         */
+        public long dropped(Drop reason) {
+            return dropped.get(reason);
+        }
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(FactsIn.class);
+
+    private final Connection connection;
+    private final String url;
+    private final FactsReader reader;
+    private final FactsWriter writer;
+    private final AtomicLong received = new AtomicLong();
+    private final Map<Drop, AtomicLong> dropped = new EnumMap<>(Drop.class);
+    private final OncePerMinute dropLog;
+
+    private FactsIn(Connection connection, String url, FactsReader reader, FactsWriter writer, Clock clock) {
+        this.connection = connection;
+        this.url = url;
+        this.reader = reader;
+        this.writer = writer;
+        this.dropLog = new OncePerMinute(clock);
+        for (Drop reason : Drop.values()) {
+            dropped.put(reason, new AtomicLong());
+        }
+    }
+
+    /**
+     * Connects to NATS and starts taking facts in.
+     *
+     * @param settings where NATS is, who the controller is on it, and the subject prefix
+     * @param inventory where the facts go
+     * @param clock the controller's clock (for the once-a-minute logs)
+     * @return the running subscriber
+     * @throws BusException when NATS cannot be reached or refuses the credentials
+     */
+    public static FactsIn start(NatsSettings settings, Inventory inventory, Clock clock) {
+        Options.Builder options = new Options.Builder().server(settings.url()).connectionName("mesh-controller facts")
+                .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(-1).reconnectWait(Duration.ofSeconds(1));
+        if (!settings.user().isEmpty()) {
+            options.userInfo(settings.user().toCharArray(), settings.password().reveal().toCharArray());
+        } else if (!settings.password().isEmpty()) {
+            options.token(settings.password().reveal().toCharArray());
+        }
+        Connection connection;
+        try {
+            connection = Nats.connect(options.build());
+        } catch (IOException e) {
+            throw new BusException("cannot connect to NATS at " + settings.url() + " (" + e.getMessage()
+                    + "); check that it runs there and that the user and password or token are right", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BusException("interrupted while connecting to NATS at " + settings.url(), e);
+        }
+        FactsReader reader = new FactsReader(settings.subjectPrefix());
+        FactsIn in = new FactsIn(connection, settings.url(), reader, FactsWriter.start(inventory, clock), clock);
+        Dispatcher dispatcher = connection.createDispatcher(in::handle);
+        dispatcher.subscribe(reader.subscription());
+        LOG.info("facts in subscribed url={} subject={}", settings.url(), reader.subscription());
+        return in;
+    }
+
+    private void handle(Message message) {
+        received.incrementAndGet();
+        switch (reader.read(message.getSubject(), message.getData())) {
+            case FactsReader.Read.Accepted accepted -> writer.add(accepted.facts());
+            case FactsReader.Read.Dropped drop -> {
+                long count = dropped.get(drop.reason()).incrementAndGet();
+                if (dropLog.due(drop.reason().label())) {
+                    LOG.warn("facts dropped reason={} subject={} dropped={}", drop.reason().label(),
+                            message.getSubject(), count);
+                }
+            }
+        }
+    }
+
+    /** @return what the subscriber did so far, the writer's backlog drops included */
+    public Counts counts() {
+        Map<Drop, Long> now = new EnumMap<>(Drop.class);
+        dropped.forEach((reason, count) -> now.put(reason, count.get()));
+        now.put(Drop.BACKLOG, writer.droppedBacklog());
+        return new Counts(received.get(), writer.written(), now);
+    }
+
+    /**
+     * Stops the subscription, then writes what was held, once.
+     *
+     * @throws BusException when interrupted while closing
+     */
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BusException("interrupted while closing the NATS connection to " + url, e);
+        } finally {
+            writer.close();
+        }
+        LOG.info("facts in stopped url={} counts={}", url, counts());
+    }
+}

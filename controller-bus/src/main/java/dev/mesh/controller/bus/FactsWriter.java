@@ -1,0 +1,134 @@
+package dev.mesh.controller.bus;
+
+import dev.mesh.controller.core.Facts;
+import dev.mesh.controller.core.Inventory;
+import dev.mesh.controller.manifest.MeshException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands facts to {@link Inventory#report(java.util.Collection)} in batches, on one thread of its own: a
+ * batch is what arrives within {@link #WINDOW} of its first fact, at most {@link #MAX_BATCH} facts. A
+ * batch the store refuses is kept and tried again, with what arrived since, after {@link #RETRY}; at most
+ * {@link #MAX_HELD} facts are held, the oldest dropped beyond. Thread-safe.
+ */
+final class FactsWriter implements AutoCloseable {
+
+    static final Duration WINDOW = Duration.ofMillis(200);
+    static final int MAX_BATCH = 500;
+    static final int MAX_HELD = 10_000;
+    static final Duration RETRY = Duration.ofSeconds(1);
+
+    private static final Logger LOG = LoggerFactory.getLogger(FactsWriter.class);
+
+    private final Inventory inventory;
+    private final OncePerMinute failureLog;
+    private final BlockingQueue<Facts> arrived = new LinkedBlockingQueue<>(MAX_HELD);
+    private final CountDownLatch closing = new CountDownLatch(1);
+    private final AtomicLong written = new AtomicLong();
+    private final AtomicLong droppedBacklog = new AtomicLong();
+    private final Thread thread;
+
+    private FactsWriter(Inventory inventory, Clock clock) {
+        this.inventory = inventory;
+        this.failureLog = new OncePerMinute(clock);
+        this.thread = Thread.ofPlatform().name("mesh-facts-writer").daemon().unstarted(this::run);
+    }
+
+    /** @return a writer to {@code inventory}, its thread started */
+    static FactsWriter start(Inventory inventory, Clock clock) {
+        FactsWriter writer = new FactsWriter(inventory, clock);
+        writer.thread.start();
+        return writer;
+    }
+
+    /** Queues facts for the next batch; when {@link #MAX_HELD} wait already, they are dropped and counted. */
+    void add(Facts facts) {
+        if (!arrived.offer(facts)) {
+            droppedBacklog.incrementAndGet();
+        }
+    }
+
+    long written() {
+        return written.get();
+    }
+
+    long droppedBacklog() {
+        return droppedBacklog.get();
+    }
+
+    private void run() {
+        List<Facts> batch = new ArrayList<>();
+        try {
+            while (closing.getCount() > 0) {
+                collect(batch);
+                if (!batch.isEmpty() && !write(batch)) {
+                    closing.await(RETRY.toMillis(), TimeUnit.MILLISECONDS);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        arrived.drainTo(batch);
+        if (!batch.isEmpty() && !write(batch)) {
+            LOG.warn("facts lost on close held={}", batch.size());
+        }
+    }
+
+    private void collect(List<Facts> batch) throws InterruptedException {
+        Facts first = arrived.poll(WINDOW.toMillis(), TimeUnit.MILLISECONDS);
+        if (first == null) {
+            return;
+        }
+        batch.add(first);
+        long deadline = System.nanoTime() + WINDOW.toNanos();
+        for (int taken = 1; taken < MAX_BATCH; taken++) {
+            Facts next = arrived.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (next == null) {
+                break;
+            }
+            batch.add(next);
+        }
+        int excess = batch.size() - MAX_HELD;
+        if (excess > 0) {
+            batch.subList(0, excess).clear();
+            droppedBacklog.addAndGet(excess);
+        }
+    }
+
+    /** @return whether the inventory recorded the batch (which is then emptied) */
+    private boolean write(List<Facts> batch) {
+        try {
+            inventory.report(batch);
+        } catch (MeshException e) {
+            // The store is down or fenced: keep the batch for the next try, never throw into NATS.
+            if (failureLog.due("store")) {
+                LOG.warn("facts not written held={} error={}", batch.size(), e.getMessage());
+            }
+            return false;
+        }
+        written.addAndGet(batch.size());
+        batch.clear();
+        return true;
+    }
+
+    /** Stops the thread after one last write of what it held; waits for it up to 10 s. */
+    @Override
+    public void close() {
+        closing.countDown();
+        try {
+            thread.join(Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
