@@ -10,6 +10,7 @@ module dev.mesh.controller.core {
 
     exports dev.mesh.controller.core;
     exports dev.mesh.controller.core.compose;
+    exports dev.mesh.controller.core.execute;
     exports dev.mesh.controller.core.plan;
     exports dev.mesh.controller.core.verbs;
 }

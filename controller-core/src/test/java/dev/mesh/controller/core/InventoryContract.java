@@ -296,6 +296,78 @@ public abstract class InventoryContract {
         assertThat(inventory.built()).isEmpty();
     }
 
+    @Test
+    void delivered_keepsEachNodesLatestDelivery() {
+        Declaration store = declaration("alpha", "store");
+        inventory.desire(store);
+        Delivery first = new Delivery("alpha", store.revision(), 3, T0);
+        Delivery second = new Delivery("alpha", "sha256:later", 4, T0.plusSeconds(1));
+
+        inventory.delivered(first);
+        inventory.delivered(new Delivery("beta", store.revision(), 3, T0));
+        inventory.delivered(second);
+
+        assertThat(inventory.deliveries()).containsOnlyKeys("alpha", "beta");
+        assertThat(inventory.deliveries().get("alpha")).isEqualTo(second);
+    }
+
+    @Test
+    void failed_standsUntilTheNodeAcknowledgesItsDesiredRevision() {
+        Declaration store = declaration("alpha", "store");
+        inventory.desire(store);
+        Report.Failed failure = new Report.Failed("alpha", store.revision(), List.of(new Report.Step(
+                "alpha/process:store", false, "port 5432 in use"), new Report.Step("alpha/account:store", true, "")),
+                T0);
+
+        inventory.failed(failure);
+        assertThat(inventory.failures()).containsEntry("alpha", failure);
+        assertThat(inventory.acknowledge("alpha", "sha256:unknown")).isFalse();
+        assertThat(inventory.failures()).as("an unknown revision ends nothing").containsKey("alpha");
+
+        assertThat(inventory.acknowledge("alpha", store.revision())).isTrue();
+        assertThat(inventory.failures()).isEmpty();
+    }
+
+    @Test
+    void sent_aRequestedBuildIsUnsentUntilSent_andUnsentAgainWhenRequestedAgain() {
+        inventory.request("build:store@1/server");
+        assertThat(inventory.unsentBuilds()).containsExactly("build:store@1/server");
+
+        inventory.sent("build:store@1/server", 2);
+        assertThat(inventory.unsentBuilds()).isEmpty();
+        assertThat(inventory.requested()).containsExactly("build:store@1/server");
+
+        assertThat(inventory.request("build:store@1/server")).as("not new").isFalse();
+        assertThat(inventory.unsentBuilds()).as("asked again").containsExactly("build:store@1/server");
+    }
+
+    @Test
+    void sent_aBuildNoLongerRequested_isLeftAlone() {
+        inventory.request("build:store@1/server");
+        inventory.finish("build:store@1/server", true, "");
+
+        inventory.sent("build:store@1/server", 2);
+
+        assertThat(inventory.unsentBuilds()).isEmpty();
+        assertThat(inventory.requested()).isEmpty();
+        assertThat(inventory.built()).containsExactly("build:store@1/server");
+    }
+
+    @Test
+    void failedBuilds_areThoseFailedLast_untilRequestedAgain() {
+        inventory.request("build:store@1/server");
+        inventory.request("build:bus@1/server");
+        inventory.finish("build:store@1/server", false, "exit status 1");
+        inventory.finish("build:bus@1/server", true, "");
+
+        assertThat(inventory.failedBuilds()).containsExactly("build:store@1/server");
+        assertThat(inventory.unsentBuilds()).isEmpty();
+
+        inventory.request("build:store@1/server");
+        assertThat(inventory.failedBuilds()).isEmpty();
+        assertThat(inventory.unsentBuilds()).containsExactly("build:store@1/server");
+    }
+
     /** A node's declaration composed from one module, as a node acknowledges it. */
     private static Declaration declaration(String node, String module) {
         Mesh mesh = new Mesh(List.of(new Node(node, "10.0.0.1", "debian-12")),

@@ -9,6 +9,7 @@ import dev.mesh.controller.core.ProcessState;
 import dev.mesh.controller.core.Seating;
 import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.execute.Rollout;
 import dev.mesh.controller.core.plan.PlanText;
 import dev.mesh.controller.manifest.Claim;
 import dev.mesh.controller.manifest.Manifest;
@@ -86,6 +87,8 @@ final class Reads {
         state.planning().composition().declarations().stream().filter(d -> d.node().equals(name)).findFirst()
                 .ifPresent(declaration -> answer.put("declaration", declaration));
         answer.put("problems", state.planning().composition().blocked().getOrDefault(name, List.of()));
+        Rollout rollout = state.rollouts(now).get(name);
+        answer.put("rollout", rollout == null ? null : rollout.toMap());
         return answer;
     }
 
@@ -135,12 +138,15 @@ final class Reads {
     static Map<String, Object> builds(Inventory inventory, State state) {
         return Map.of("built", inventory.built().stream().sorted().toList(),
                 "requested", inventory.requested().stream().sorted().toList(),
+                "failed", inventory.failedBuilds().stream().sorted().toList(),
                 "needed", state.plan().builds());
     }
 
-    static Map<String, Object> plan(State state) {
+    static Map<String, Object> plan(State state, Instant now) {
+        Map<String, Object> rollouts = new LinkedHashMap<>();
+        state.rollouts(now).forEach((node, rollout) -> rollouts.put(node, rollout.toMap()));
         return Map.of("plan", state.plan(), "problems", state.planning().composition().problems(),
-                "text", PlanText.of(state.plan()));
+                "text", PlanText.of(state.plan()), "rollouts", rollouts);
     }
 
     /** Both names exist, or the verb fails naming the one that does not. */

@@ -8,11 +8,13 @@ import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Plan;
 import dev.mesh.controller.core.Seating;
 import dev.mesh.controller.core.Sighting;
+import dev.mesh.controller.core.execute.Rollout;
 import dev.mesh.controller.core.plan.IncrementalPlanner;
 import dev.mesh.controller.core.plan.Planner;
 import dev.mesh.controller.core.plan.Planning;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -111,6 +113,17 @@ final class State {
 
     Plan plan() {
         return planning().plan();
+    }
+
+    /**
+     * @param now what silence is judged against
+     * @return where each composed node stands in carrying out the plan, by node name
+     */
+    Map<String, Rollout> rollouts(Instant now) {
+        Map<String, Declaration> declarations = planning().composition().declarations().stream()
+                .collect(Collectors.toMap(Declaration::node, d -> d));
+        return Rollout.of(declarations.keySet(), new Rollout.Inputs(plan(), declarations, acknowledged(),
+                inventory.deliveries(), inventory.failures(), inventory.built(), inventory::facts, now));
     }
 
     /** Seats the mesh from the assignments of the modules that claim seats: the others hold none. */

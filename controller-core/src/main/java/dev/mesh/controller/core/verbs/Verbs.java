@@ -213,7 +213,7 @@ public final class Verbs {
             case "modules" -> Reads.modules(inventory.modules());
             case "seats" -> Reads.seats(state());
             case "builds" -> Reads.builds(inventory, state());
-            case "plan" -> Reads.plan(planned());
+            case "plan" -> Reads.plan(planned(), ports.clock().instant());
             case "assign" -> assign(Arguments.text(args, "module"), Arguments.text(args, "node"));
             case "unassign" -> unassign(Arguments.text(args, "module"), Arguments.text(args, "node"));
             case "push" -> refreshing(changes.push(Arguments.document(args, "manifest")));

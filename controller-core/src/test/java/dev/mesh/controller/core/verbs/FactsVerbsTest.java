@@ -2,6 +2,7 @@ package dev.mesh.controller.core.verbs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mesh.controller.core.Hands;
 import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Node;
@@ -11,11 +12,8 @@ import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.manifest.Layout;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,10 +57,10 @@ class FactsVerbsTest {
 
     @Test
     void nodes_silentOnlyMoreThanThreeIntervalsAfterLastSeen() {
-        clock.now = SEEN.plus(Duration.ofSeconds(15));
+        clock.set(SEEN.plus(Duration.ofSeconds(15)));
         assertThat(call("nodes", "{}").path("nodes").get(0).path("silent").asBoolean()).as("at 15 s").isFalse();
 
-        clock.now = SEEN.plus(Duration.ofSeconds(15)).plusMillis(1);
+        clock.set(SEEN.plus(Duration.ofSeconds(15)).plusMillis(1));
         assertThat(call("nodes", "{}").path("nodes").get(0).path("silent").asBoolean()).as("past 15 s").isTrue();
         assertThat(call("nodes", "{}").path("nodes").get(1).path("silent").asBoolean()).as("never heard from")
                 .isFalse();
@@ -70,7 +68,7 @@ class FactsVerbsTest {
 
     @Test
     void node_tellsItsProcessesWithTheirStatesAndChecks() {
-        clock.now = SEEN.plusSeconds(20);
+        clock.set(SEEN.plusSeconds(20));
 
         JsonNode alpha = call("node", "{\"name\": \"alpha\"}");
 
@@ -92,38 +90,13 @@ class FactsVerbsTest {
     void status_countsTheSilentNodes_asOfItsRefresh() {
         assertThat(verbs.refresh().path("silent").asInt()).isZero();
 
-        clock.now = SEEN.plusSeconds(16);
+        clock.set(SEEN.plusSeconds(16));
         assertThat(call("status", "{}").path("silent").asInt()).as("not refreshed yet").isZero();
         assertThat(verbs.refresh().path("silent").asInt()).isEqualTo(1);
 
         inventory.report(List.of(new Facts(new Node("alpha", "10.0.0.1", "debian-12"), "sha256:aa", List.of(),
-                clock.now)));
+                clock.instant())));
         assertThat(verbs.refresh().path("silent").asInt()).as("heard from again").isZero();
         assertThat(call("status", "{}").path("nodes").asInt()).isEqualTo(2);
-    }
-
-    /** A clock the test moves. */
-    private static final class Hands extends Clock {
-
-        volatile Instant now;
-
-        Hands(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException("the verbs read instants only");
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

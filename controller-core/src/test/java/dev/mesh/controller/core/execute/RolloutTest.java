@@ -1,0 +1,83 @@
+package dev.mesh.controller.core.execute;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mesh.controller.core.Delivery;
+import dev.mesh.controller.core.Facts;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Plan;
+import dev.mesh.controller.core.ProcessState;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** What a node's delivery waits for, on a plan made by hand. */
+class RolloutTest {
+
+    private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
+    private static final Node STORE = new Node("store", "10.0.0.1", "debian-12");
+
+    private static Plan plan(String... requires) {
+        return new Plan(Plan.FORMAT, Map.of(), List.of(new Plan.Change("app/process:app", "app", List.of("start"),
+                "new", List.of(requires)), new Plan.Change("store/directory:/data", "store", List.of("create"), "new",
+                List.of())), List.of(), List.of(), Map.of());
+    }
+
+    private static Rollout app(Plan plan, Optional<Facts> store, Set<String> built) {
+        return Rollout.of(List.of("app"), new Rollout.Inputs(plan, Map.of(), Map.of(), Map.of(), Map.of(), built,
+                node -> node.equals("store") ? store : Optional.empty(), NOW)).get("app");
+    }
+
+    private static Optional<Facts> store(ProcessState.State state, int checks, Instant at) {
+        return Optional.of(new Facts(STORE, "", List.of(new ProcessState("db", state, at, checks)), at));
+    }
+
+    @Test
+    void aProcessOfAnotherNode_isMetWhenReportedRunning() {
+        Plan plan = plan("store/process:db");
+        assertThat(app(plan, Optional.empty(), Set.of()).waitingFor()).containsExactly("store/process:db");
+        assertThat(app(plan, store(ProcessState.State.STARTING, 0, NOW), Set.of()).waitingFor()).hasSize(1);
+        assertThat(app(plan, store(ProcessState.State.RUNNING, 0, NOW), Set.of()).waitingFor()).isEmpty();
+    }
+
+    @Test
+    void healthy_needsTwoChecks() {
+        Plan plan = plan("store/process:db#healthy");
+        assertThat(app(plan, store(ProcessState.State.RUNNING, 1, NOW), Set.of()).waitingFor())
+                .containsExactly("store/process:db#healthy");
+        assertThat(app(plan, store(ProcessState.State.RUNNING, 2, NOW), Set.of()).waitingFor()).isEmpty();
+    }
+
+    @Test
+    void aSilentNodesFacts_meetNothing() {
+        Plan plan = plan("store/process:db");
+        assertThat(app(plan, store(ProcessState.State.RUNNING, 5, NOW.minus(Facts.SILENCE).minusSeconds(1)), Set.of())
+                .waitingFor()).containsExactly("store/process:db");
+    }
+
+    @Test
+    void anotherChangeOfAnotherNode_isMetOnceItLeftThePlan_aBuildOnceDone_andTheNodesOwnAlways() {
+        assertThat(app(plan("store/directory:/data"), Optional.empty(), Set.of()).waitingFor()).hasSize(1);
+        assertThat(app(plan("store/directory:/gone"), Optional.empty(), Set.of()).waitingFor()).isEmpty();
+        assertThat(app(plan("build:db@1/db"), Optional.empty(), Set.of()).waitingFor()).hasSize(1);
+        assertThat(app(plan("build:db@1/db"), Optional.empty(), Set.of("build:db@1/db")).waitingFor()).isEmpty();
+        assertThat(app(plan("app/account:app"), Optional.empty(), Set.of()).waitingFor()).isEmpty();
+    }
+
+    @Test
+    void due_whenTheTargetDiffersFromWhatWasLastSent_andSomethingChangesOrWasSentBefore() {
+        Delivery sent = new Delivery("n", "sha256:b", 1, NOW);
+        assertThat(rollout("sha256:a", "", Optional.empty(), 1).due()).as("new, with changes").isTrue();
+        assertThat(rollout("sha256:a", "", Optional.empty(), 0).due()).as("never ran anything").isFalse();
+        assertThat(rollout("sha256:b", "sha256:a", Optional.of(sent), 1).due()).as("sent, not applied yet").isFalse();
+        assertThat(rollout("sha256:a", "sha256:a", Optional.of(sent), 0).due()).as("back to what it runs").isTrue();
+        assertThat(rollout("sha256:a", "sha256:a", Optional.empty(), 0).due()).as("runs it").isFalse();
+    }
+
+    private static Rollout rollout(String target, String acknowledged, Optional<Delivery> delivered, int changes) {
+        return new Rollout("n", target, acknowledged, delivered, changes, List.of(), Optional.empty());
+    }
+}
