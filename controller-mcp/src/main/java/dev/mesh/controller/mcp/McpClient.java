@@ -30,7 +30,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Thread-safe.
  */
-public final class McpClient implements AutoCloseable {
+public final class McpClient implements Upstream {
 
     /** How long connecting may take by default. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -190,12 +190,19 @@ public final class McpClient implements AutoCloseable {
      * @return the response, or empty for a notification
      * @throws McpException when the controller is unreachable, refuses the token, or its answer is not JSON
      */
+    @Override
     public Optional<JsonNode> exchange(JsonNode message) {
         Session current = session;
         if (current == null) {
             current = initialize();
         }
         return Optional.ofNullable(post(message, current.sessionId()).message());
+    }
+
+    /** @return the controller's endpoint URL */
+    @Override
+    public String describe() {
+        return endpoint.toString();
     }
 
     /** Closes the HTTP client; calls after this fail. */

@@ -19,7 +19,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * MCP's stdio transport in front of a running controller: newline-delimited JSON-RPC in, one JSON
  * message per line out (UTF-8; nothing else is written to the output — logs go to SLF4J, which the
  * launcher sends to standard error). It answers {@code initialize}, {@code ping} and notifications
- * itself and forwards {@code tools/list} and {@code tools/call} through an {@link McpClient}; when
+ * itself and forwards {@code tools/list} and {@code tools/call} to an {@link Upstream} (HTTP or the broker); when
  * the controller cannot be reached, a tool call is a tool error {@code unavailable} and a listing a
  * JSON-RPC error {@code -32000}, both saying what was tried.
  *
@@ -29,20 +29,20 @@ public final class StdioBridge {
 
     private static final Logger LOG = LoggerFactory.getLogger(StdioBridge.class);
 
-    private final McpClient client;
+    private final Upstream client;
     private final String serverVersion;
 
-    private StdioBridge(McpClient client, String serverVersion) {
+    private StdioBridge(Upstream client, String serverVersion) {
         this.client = Objects.requireNonNull(client, "client");
         this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
     }
 
     /**
-     * @param client the client of the running controller
+     * @param client the running controller: over HTTP, an {@link McpClient}
      * @param serverVersion the version this bridge tells in {@code serverInfo}
      * @return the bridge
      */
-    public static StdioBridge of(McpClient client, String serverVersion) {
+    public static StdioBridge of(Upstream client, String serverVersion) {
         return new StdioBridge(client, serverVersion);
     }
 
@@ -109,7 +109,7 @@ public final class StdioBridge {
             JsonNode response = client.exchange(request.message()).orElseThrow();
             if (!response.has("result") && !response.has("error")) {
                 return JsonRpc.error(request.id(), JsonRpc.INTERNAL_ERROR, "internal error: the controller at "
-                        + client.endpoint() + " answered " + request.method() + " without a result or an error");
+                        + client.describe() + " answered " + request.method() + " without a result or an error");
             }
             return response;
         } catch (McpException e) {
