@@ -4,8 +4,10 @@ import com.rabbitmq.client.AuthenticationFailureException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import dev.mesh.controller.bus.BrokerSettings.Transport;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * One AMQP connection to the broker, for the topology and the transports on it. AMQP heartbeats every
  * {@value #HEARTBEAT_SECONDS} s, so a broker or a controller that froze is found in seconds (DESIGN.md
  * section 10), and the client's automatic recovery with topology recovery: after a dropped connection
- * the client reconnects every {@value #RECOVERY_INTERVAL_MS} ms and restores channels and consumers.
+ * the client reconnects every {@value #RECOVERY_INTERVAL_MS} ms and restores channels and consumers. Over
+ * {@link Transport.Tls TLS}, the broker's certificate must chain to the one CA of the settings and be made
+ * out for the host connected to.
  *
  * <p>Thread-safe: channels may be opened from any thread.
  */
@@ -43,7 +47,9 @@ public final class Broker implements AutoCloseable {
      * @param name the connection's name, shown by {@code rabbitmqctl list_connections}, e.g. the instance id
      * @return the open connection
      * @throws BusException when the broker cannot be reached in {@value #CONNECT_TIMEOUT_MS} ms or refuses
-     *     the user, its password or the virtual host
+     *     the user, its password or the virtual host; over TLS also when the CA's file cannot be read (before
+     *     connecting), or the broker's certificate does not chain to that CA, is not for the host connected to,
+     *     or is not valid now, or the TLS handshake fails otherwise
      */
     public static Broker connect(BrokerSettings settings, String name) {
         Objects.requireNonNull(settings, "settings");
@@ -59,15 +65,25 @@ public final class Broker implements AutoCloseable {
         factory.setAutomaticRecoveryEnabled(true);
         factory.setTopologyRecoveryEnabled(true);
         factory.setNetworkRecoveryInterval(RECOVERY_INTERVAL_MS);
+        if (settings.transport() instanceof Transport.Tls tls) {
+            factory.useSslProtocol(BrokerTls.context(tls.certificate()));
+            factory.setSocketConfigurator(factory.getSocketConfigurator().andThen(BrokerTls::configure));
+        }
         try {
             Connection connection = factory.newConnection(name);
-            LOG.info("broker connected at={} name={} heartbeatSeconds={}", settings.where(), name,
-                    connection.getHeartbeat());
+            LOG.info("broker connected at={} name={} tls={} heartbeatSeconds={}", settings.where(), name,
+                    settings.transport() instanceof Transport.Tls, connection.getHeartbeat());
             return new Broker(settings, connection);
         } catch (AuthenticationFailureException e) {
             throw new BusException("the broker at " + settings.host() + ":" + settings.port() + " refused user \""
                     + settings.user() + "\": wrong password or no such user; check the broker credentials", e);
         } catch (IOException e) {
+            if (settings.transport() instanceof Transport.Tls tls) {
+                Optional<String> refused = BrokerTls.explain(settings, tls.certificate(), e);
+                if (refused.isPresent()) {
+                    throw new BusException(refused.get(), e);
+                }
+            }
             throw new BusException("cannot connect to the broker as " + settings.where() + ": " + reason(e)
                     + "; check that RabbitMQ runs there, that the virtual host exists and that the user may use it", e);
         } catch (TimeoutException e) {

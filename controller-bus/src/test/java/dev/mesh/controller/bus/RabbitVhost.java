@@ -49,9 +49,9 @@ final class RabbitVhost implements AutoCloseable {
         return name;
     }
 
-    /** @return the controller's settings on this virtual host, as {@value #USER} */
+    /** @return the controller's settings on this virtual host, as {@value #USER}, in plain AMQP */
     BrokerSettings settings() {
-        return new BrokerSettings(HOST, PORT, name, USER, PASSWORD);
+        return new BrokerSettings(HOST, PORT, name, USER, PASSWORD, BrokerSettings.Transport.PLAIN);
     }
 
     /**
