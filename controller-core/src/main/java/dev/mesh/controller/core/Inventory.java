@@ -118,10 +118,34 @@ public interface Inventory {
      * @param node the node that reports
      * @param revision the revision it applied
      * @return {@code true} when that revision is the node's desired one, and so now its acknowledged
-     *     one (also when it already was: a redelivered report is not refused); {@code false} when
+     *     one, and the node's {@linkplain #failures() failure} is over (also when it already was: a redelivered report is not
+     *     refused); {@code false} when
      *     nothing changed
      */
     boolean acknowledge(String node, String revision);
+
+    /**
+     * Records that a node was sent its desired declaration: plan work, written only while the plan
+     * lock is held (as {@link #desire}), replacing the node's delivery before.
+     *
+     * @param delivery which revision, with which epoch, when
+     * @throws VerbException {@code unavailable} when the inventory is fenced and the plan lock was lost
+     */
+    void delivered(Delivery delivery);
+
+    /** @return each node's latest delivery, by node name */
+    Map<String, Delivery> deliveries();
+
+    /**
+     * Records that a host failed to apply a revision, replacing the node's failure before. The failure
+     * stands until the node acknowledges a revision ({@link #acknowledge(String, String)}).
+     *
+     * @param report what the host reported
+     */
+    void failed(Report.Failed report);
+
+    /** @return each node's standing failure, by node name */
+    Map<String, Report.Failed> failures();
 
     /** @return ids of the builds done ({@code build:MODULE@VERSION/ARTIFACT}) */
     Set<String> built();
@@ -130,12 +154,33 @@ public interface Inventory {
     Set<String> requested();
 
     /**
+     * Requests a build: it is to be sent to the builders, also when it was sent before and not
+     * finished yet (the {@code build} verb asks again), and it is no longer {@linkplain #failedBuilds()
+     * failed}. A build done is never requested again.
+     *
      * @param buildId {@code build:MODULE@VERSION/ARTIFACT}
      * @return {@code true} when the build is new: neither requested nor done before (a build that
      *     failed may be requested again)
      * @throws IllegalArgumentException when the id is not of that form
      */
     boolean request(String buildId);
+
+    /** @return ids of the builds requested and not sent to the builders since */
+    Set<String> unsentBuilds();
+
+    /**
+     * Records that a requested build was sent to the builders: plan work, written only while the plan
+     * lock is held. A build no longer requested is left alone.
+     *
+     * @param buildId {@code build:MODULE@VERSION/ARTIFACT}
+     * @param epoch the fencing epoch it was sent with
+     * @throws IllegalArgumentException when the id is not of that form
+     * @throws VerbException {@code unavailable} when the inventory is fenced and the plan lock was lost
+     */
+    void sent(String buildId, long epoch);
+
+    /** @return ids of the builds whose last outcome was a failure, not requested since */
+    Set<String> failedBuilds();
 
     /**
      * Records how a requested build ended: it is no longer requested; when it succeeded it is

@@ -2,10 +2,12 @@ package dev.mesh.controller.core.memory;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Delivery;
 import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Report;
 import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.manifest.Manifest;
@@ -42,6 +44,10 @@ public final class MemoryInventory implements Inventory {
     private final Map<String, Declaration> desired = new TreeMap<>();
     private final Set<String> built = new TreeSet<>();
     private final Set<String> requested = new TreeSet<>();
+    private final Set<String> unsent = new TreeSet<>();
+    private final Set<String> failedBuilds = new TreeSet<>();
+    private final Map<String, Delivery> deliveries = new TreeMap<>();
+    private final Map<String, Report.Failed> failures = new TreeMap<>();
 
     @Override
     public synchronized List<Node> nodes() {
@@ -168,7 +174,28 @@ public final class MemoryInventory implements Inventory {
             return false;
         }
         acknowledged.put(node, wanted);
+        failures.remove(node);
         return true;
+    }
+
+    @Override
+    public synchronized void delivered(Delivery delivery) {
+        deliveries.put(delivery.node(), Objects.requireNonNull(delivery, "delivery"));
+    }
+
+    @Override
+    public synchronized Map<String, Delivery> deliveries() {
+        return Map.copyOf(deliveries);
+    }
+
+    @Override
+    public synchronized void failed(Report.Failed report) {
+        failures.put(report.node(), report);
+    }
+
+    @Override
+    public synchronized Map<String, Report.Failed> failures() {
+        return Map.copyOf(failures);
     }
 
     @Override
@@ -181,8 +208,12 @@ public final class MemoryInventory implements Inventory {
         checkBuildId(buildId);
         Objects.requireNonNull(detail, "detail");
         requested.remove(buildId);
+        unsent.remove(buildId);
         if (succeeded) {
             built.add(buildId);
+            failedBuilds.remove(buildId);
+        } else {
+            failedBuilds.add(buildId);
         }
     }
 
@@ -194,7 +225,32 @@ public final class MemoryInventory implements Inventory {
     @Override
     public synchronized boolean request(String buildId) {
         checkBuildId(buildId);
-        return !built.contains(buildId) && requested.add(buildId);
+        if (built.contains(buildId)) {
+            return false;
+        }
+        failedBuilds.remove(buildId);
+        unsent.add(buildId);
+        return requested.add(buildId);
+    }
+
+    @Override
+    public synchronized Set<String> unsentBuilds() {
+        return Set.copyOf(unsent);
+    }
+
+    @Override
+    public synchronized void sent(String buildId, long epoch) {
+        checkBuildId(buildId);
+        if (epoch < 1) {
+            throw new IllegalArgumentException("a build is sent with the epoch of the plan lock taken, at least 1, not "
+                    + epoch);
+        }
+        unsent.remove(buildId);
+    }
+
+    @Override
+    public synchronized Set<String> failedBuilds() {
+        return Set.copyOf(failedBuilds);
     }
 
     private static void checkBuildId(String buildId) {

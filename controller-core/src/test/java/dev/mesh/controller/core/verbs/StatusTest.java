@@ -12,6 +12,7 @@ import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.memory.ForwardingInventory;
 import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
@@ -95,14 +96,13 @@ class StatusTest {
     }
 
     /** An inventory that counts its reads and can stop answering. */
-    private static final class Unreliable implements Inventory {
+    private static final class Unreliable extends ForwardingInventory {
 
-        private final Inventory delegate;
         volatile boolean down;
         volatile int reads;
 
         Unreliable(Inventory delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         private <T> T read(T value) {
@@ -121,16 +121,6 @@ class StatusTest {
         @Override
         public Optional<Node> node(String name) {
             return read(delegate.node(name));
-        }
-
-        @Override
-        public void report(Node node) {
-            delegate.report(node);
-        }
-
-        @Override
-        public void report(Collection<Facts> facts) {
-            delegate.report(facts);
         }
 
         @Override
@@ -159,11 +149,6 @@ class StatusTest {
         }
 
         @Override
-        public boolean push(ModuleVersion version) {
-            return delegate.push(version);
-        }
-
-        @Override
         public List<Assignment> assignments() {
             return read(delegate.assignments());
         }
@@ -174,38 +159,13 @@ class StatusTest {
         }
 
         @Override
-        public boolean assign(Assignment assignment) {
-            return delegate.assign(assignment);
-        }
-
-        @Override
-        public boolean unassign(Assignment assignment) {
-            return delegate.unassign(assignment);
-        }
-
-        @Override
         public Map<String, Declaration> acknowledged() {
             return read(delegate.acknowledged());
         }
 
         @Override
-        public void acknowledge(Declaration declaration) {
-            delegate.acknowledge(declaration);
-        }
-
-        @Override
-        public boolean desire(Declaration declaration) {
-            return delegate.desire(declaration);
-        }
-
-        @Override
         public Map<String, Declaration> desired() {
             return read(delegate.desired());
-        }
-
-        @Override
-        public boolean acknowledge(String node, String revision) {
-            return delegate.acknowledge(node, revision);
         }
 
         @Override
@@ -216,16 +176,6 @@ class StatusTest {
         @Override
         public Set<String> requested() {
             return read(delegate.requested());
-        }
-
-        @Override
-        public boolean request(String buildId) {
-            return delegate.request(buildId);
-        }
-
-        @Override
-        public void finish(String buildId, boolean succeeded, String detail) {
-            delegate.finish(buildId, succeeded, detail);
         }
     }
 }
