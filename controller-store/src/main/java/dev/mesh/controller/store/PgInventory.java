@@ -12,10 +12,12 @@ import static org.jooq.impl.DSL.select;
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.CanonicalJson;
 import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Delivery;
 import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Report;
 import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.plan.DeclarationReader;
@@ -47,12 +49,13 @@ import org.jooq.impl.DSL;
  * changes.
  *
  * <p>The controller's inventory is <em>fenced</em> by its plan lock: the writes that change what
- * is planned — {@link #push}, {@link #assign}, {@link #unassign}, {@link #request}, {@link #desire} —
- * check in their transaction that this controller's epoch is current (DESIGN.md section 10), so a
- * controller that lost the lock cannot change the plan. What hosts and builders report —
- * {@link #report}, {@link #acknowledge}, {@link #finish} — is recorded by whoever receives it.
- * Node facts and desired declarations are queried by {@link ReportedFacts} and
- * {@link DesiredDeclarations}.
+ * is planned or what was sent — {@link #push}, {@link #assign}, {@link #unassign}, {@link #request},
+ * {@link #desire}, {@link #delivered}, {@link #sent} — check in their transaction that this
+ * controller's epoch is current (DESIGN.md section 10), so a controller that lost the lock cannot
+ * change the plan. What hosts and builders report — {@link #report}, {@link #acknowledge},
+ * {@link #failed}, {@link #finish} — is recorded by whoever receives it. Node facts, desired
+ * declarations, deliveries, failures and builds are queried by {@link ReportedFacts},
+ * {@link DesiredDeclarations}, {@link Deliveries}, {@link NodeFailures} and {@link Builds}.
  *
  * <p>Manifests are parsed once per module version and kept: a version's content never changes
  * (a push of other content under it is refused).
@@ -66,6 +69,8 @@ public final class PgInventory implements Inventory {
     private final DataSource dataSource;
     private final DSLContext db;
     private final Writes planWrites;
+    /** Unfenced transactions, for what hosts and builders report. */
+    private final Writes reports;
     /** "MODULE@VERSION digest" → the manifest parsed from that version's document. */
     private final Map<String, Manifest> parsed = new ConcurrentHashMap<>();
 
@@ -73,6 +78,7 @@ public final class PgInventory implements Inventory {
         this.dataSource = dataSource;
         this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
         this.planWrites = planWrites;
+        this.reports = Writes.plain(dataSource);
     }
 
     /**
@@ -271,8 +277,27 @@ public final class PgInventory implements Inventory {
     public void finish(String buildId, boolean succeeded, String detail) {
         BuildId id = BuildId.parse(buildId);
         Objects.requireNonNull(detail, "detail");
-        run("record build " + buildId, db -> db.transactionResult(config -> Builds.finish(config.dsl(), id, succeeded,
-                detail)));
+        reports.write("record build " + buildId, tx -> Builds.finish(tx, id, succeeded, detail));
+    }
+
+    @Override
+    public Set<String> unsentBuilds() {
+        return run("list the builds not sent", Builds::unsent);
+    }
+
+    @Override
+    public void sent(String buildId, long epoch) {
+        BuildId id = BuildId.parse(buildId);
+        if (epoch < 1) {
+            throw new IllegalArgumentException("a build is sent with the epoch of the plan lock taken, at least 1, not "
+                    + epoch);
+        }
+        planWrites.write("record build " + buildId + " sent", tx -> Builds.sent(tx, id, epoch));
+    }
+
+    @Override
+    public Set<String> failedBuilds() {
+        return run("list the builds failed", Builds::failed);
     }
 
     /**
@@ -325,8 +350,36 @@ public final class PgInventory implements Inventory {
     public boolean acknowledge(String node, String revision) {
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(revision, "revision");
-        return run("acknowledge revision " + revision + " of node " + node,
-                db -> DesiredDeclarations.acknowledge(db, node, revision));
+        return reports.write("acknowledge revision " + revision + " of node " + node, tx -> {
+            boolean acknowledged = DesiredDeclarations.acknowledge(tx, node, revision);
+            if (acknowledged) {
+                NodeFailures.clear(tx, node);
+            }
+            return acknowledged;
+        });
+    }
+
+    @Override
+    public void delivered(Delivery delivery) {
+        Objects.requireNonNull(delivery, "delivery");
+        planWrites.write("record the delivery of revision " + delivery.revision() + " to node " + delivery.node(),
+                tx -> Deliveries.record(tx, delivery));
+    }
+
+    @Override
+    public Map<String, Delivery> deliveries() {
+        return run("list the deliveries", Deliveries::read);
+    }
+
+    @Override
+    public void failed(Report.Failed report) {
+        Objects.requireNonNull(report, "report");
+        run("record the failure node " + report.node() + " reported", db -> NodeFailures.record(db, report));
+    }
+
+    @Override
+    public Map<String, Report.Failed> failures() {
+        return run("list the node failures", NodeFailures::read);
     }
 
     private static Condition latest() {
