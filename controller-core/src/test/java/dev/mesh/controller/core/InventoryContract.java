@@ -298,74 +298,120 @@ public abstract class InventoryContract {
 
     @Test
     void delivered_keepsEachNodesLatestDelivery() {
-        Declaration store = declaration("alpha", "store");
-        inventory.desire(store);
-        Delivery first = new Delivery("alpha", store.revision(), 3, T0);
-        Delivery second = new Delivery("alpha", "sha256:later", 4, T0.plusSeconds(1));
+        Delivery first = new Delivery("alpha", "sha256:one", 1, T0);
+        Delivery beta = new Delivery("beta", "sha256:two", 1, T0.plusMillis(1));
+        Delivery again = new Delivery("alpha", "sha256:three", 2, T0.plusSeconds(5));
 
         inventory.delivered(first);
-        inventory.delivered(new Delivery("beta", store.revision(), 3, T0));
-        inventory.delivered(second);
+        inventory.delivered(beta);
+        assertThat(inventory.deliveries()).isEqualTo(Map.of("alpha", first, "beta", beta));
 
-        assertThat(inventory.deliveries()).containsOnlyKeys("alpha", "beta");
-        assertThat(inventory.deliveries().get("alpha")).isEqualTo(second);
+        inventory.delivered(again);
+        assertThat(inventory.deliveries()).isEqualTo(Map.of("alpha", again, "beta", beta));
     }
 
     @Test
-    void failed_standsUntilTheNodeAcknowledgesItsDesiredRevision() {
-        Declaration store = declaration("alpha", "store");
-        inventory.desire(store);
-        Report.Failed failure = new Report.Failed("alpha", store.revision(), List.of(new Report.Step(
-                "alpha/process:store", false, "port 5432 in use"), new Report.Step("alpha/account:store", true, "")),
-                T0);
+    void failed_replacesTheNodesFailure_untilItAcknowledgesItsDesiredRevision() {
+        Declaration desired = declaration("alpha", "store");
+        inventory.desire(desired);
+        Report.Failed first = new Report.Failed("alpha", desired.revision(), List.of(
+                new Report.Step("alpha/account:store", true, ""),
+                new Report.Step("alpha/process:store", false, "exit status 1: \"port 5432\" in use")), T0);
+        Report.Failed second = new Report.Failed("alpha", desired.revision(), List.of(
+                new Report.Step("alpha/process:store", false, "still in use")), T0.plusSeconds(30));
+        Report.Failed beta = new Report.Failed("beta", "sha256:b", List.of(), T0);
 
-        inventory.failed(failure);
-        assertThat(inventory.failures()).containsEntry("alpha", failure);
+        inventory.failed(first);
+        inventory.failed(beta);
+        assertThat(inventory.failures()).isEqualTo(Map.of("alpha", first, "beta", beta));
+        inventory.failed(second);
+        assertThat(inventory.failures()).isEqualTo(Map.of("alpha", second, "beta", beta));
+
         assertThat(inventory.acknowledge("alpha", "sha256:unknown")).isFalse();
-        assertThat(inventory.failures()).as("an unknown revision ends nothing").containsKey("alpha");
-
-        assertThat(inventory.acknowledge("alpha", store.revision())).isTrue();
-        assertThat(inventory.failures()).isEmpty();
+        assertThat(inventory.failures()).as("acknowledging nothing ends nothing").containsOnlyKeys("alpha", "beta");
+        assertThat(inventory.acknowledge("alpha", desired.revision())).isTrue();
+        assertThat(inventory.failures()).isEqualTo(Map.of("beta", beta));
+        assertThat(inventory.acknowledge("alpha", desired.revision())).as("a redelivered report").isTrue();
+        assertThat(inventory.failures()).isEqualTo(Map.of("beta", beta));
     }
 
     @Test
-    void sent_aRequestedBuildIsUnsentUntilSent_andUnsentAgainWhenRequestedAgain() {
-        inventory.request("build:store@1/server");
-        assertThat(inventory.unsentBuilds()).containsExactly("build:store@1/server");
+    void request_isUnsentUntilSent_andARequestAgainMakesItUnsent() {
+        String build = "build:store@1/server";
+        assertThat(inventory.request(build)).isTrue();
+        assertThat(inventory.unsentBuilds()).containsExactly(build);
 
-        inventory.sent("build:store@1/server", 2);
+        inventory.sent(build, 3);
         assertThat(inventory.unsentBuilds()).isEmpty();
-        assertThat(inventory.requested()).containsExactly("build:store@1/server");
+        assertThat(inventory.requested()).containsExactly(build);
+        assertThat(inventory.request(build)).as("requested before, not finished").isFalse();
+        assertThat(inventory.unsentBuilds()).containsExactly(build);
+        inventory.sent(build, 4);
+        assertThat(inventory.unsentBuilds()).isEmpty();
 
-        assertThat(inventory.request("build:store@1/server")).as("not new").isFalse();
-        assertThat(inventory.unsentBuilds()).as("asked again").containsExactly("build:store@1/server");
+        inventory.request("build:bus@2/server");
+        inventory.finish(build, true, "");
+        assertThat(inventory.unsentBuilds()).containsExactly("build:bus@2/server");
+        assertThat(inventory.request(build)).as("built").isFalse();
+        assertThat(inventory.unsentBuilds()).containsExactly("build:bus@2/server");
     }
 
     @Test
     void sent_aBuildNoLongerRequested_isLeftAlone() {
-        inventory.request("build:store@1/server");
-        inventory.finish("build:store@1/server", true, "");
+        inventory.sent("build:store@1/server", 1);
+        inventory.request("build:bus@2/server");
+        inventory.finish("build:bus@2/server", false, "no space left");
+        inventory.sent("build:bus@2/server", 1);
 
-        inventory.sent("build:store@1/server", 2);
-
-        assertThat(inventory.unsentBuilds()).isEmpty();
         assertThat(inventory.requested()).isEmpty();
-        assertThat(inventory.built()).containsExactly("build:store@1/server");
+        assertThat(inventory.unsentBuilds()).isEmpty();
+        assertThat(inventory.built()).isEmpty();
+        assertThat(inventory.failedBuilds()).containsExactly("build:bus@2/server");
+        assertThat(inventory.request("build:store@1/server")).isTrue();
+        assertThat(inventory.unsentBuilds()).containsExactly("build:store@1/server");
     }
 
     @Test
-    void failedBuilds_areThoseFailedLast_untilRequestedAgain() {
+    void sent_malformedIdOrEpoch_isAnIllegalArgument() {
         inventory.request("build:store@1/server");
-        inventory.request("build:bus@1/server");
-        inventory.finish("build:store@1/server", false, "exit status 1");
-        inventory.finish("build:bus@1/server", true, "");
 
-        assertThat(inventory.failedBuilds()).containsExactly("build:store@1/server");
+        assertThatThrownBy(() -> inventory.sent("store@1/server", 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("build:MODULE@VERSION/ARTIFACT");
+        assertThatThrownBy(() -> inventory.sent("build:store@1/server", 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a build is sent with the epoch of the plan lock taken, at least 1, not 0");
+        assertThat(inventory.unsentBuilds()).containsExactly("build:store@1/server");
+    }
+
+    @Test
+    void finish_failed_isAFailedBuild_untilRequestedAgain() {
+        String build = "build:store@1/server";
+        inventory.request(build);
+        inventory.sent(build, 1);
+
+        inventory.finish(build, false, "go build: exit status 1");
+        assertThat(inventory.failedBuilds()).containsExactly(build);
         assertThat(inventory.unsentBuilds()).isEmpty();
 
-        inventory.request("build:store@1/server");
+        assertThat(inventory.request(build)).isTrue();
         assertThat(inventory.failedBuilds()).isEmpty();
-        assertThat(inventory.unsentBuilds()).containsExactly("build:store@1/server");
+        assertThat(inventory.unsentBuilds()).containsExactly(build);
+
+        inventory.finish(build, false, "go build: exit status 2");
+        inventory.request(build);
+        inventory.finish(build, true, "");
+        assertThat(inventory.failedBuilds()).isEmpty();
+        assertThat(inventory.built()).containsExactly(build);
+    }
+
+    @Test
+    void finish_failed_ofABuildNeverRequested_isAFailedBuild() {
+        inventory.finish("build:store@1/server", false, "unknown module");
+
+        assertThat(inventory.failedBuilds()).containsExactly("build:store@1/server");
+        assertThat(inventory.requested()).isEmpty();
+        assertThat(inventory.unsentBuilds()).isEmpty();
     }
 
     /** A node's declaration composed from one module, as a node acknowledges it. */

@@ -61,12 +61,12 @@ class PrepareCommandIT {
 
         assertThat(first.exitCode()).as(first.err()).isZero();
         assertThat(first.lines()).containsExactly(
-                "inventory: migrated from empty to version 2 (applied 1 inventory, 2 node facts)",
+                "inventory: migrated from empty to version 3 (applied 1 inventory, 2 node facts, 3 deliveries)",
                 "identity: migrated from empty to version 1 (applied 1 identity)",
                 "licences: migrated from empty to version 1 (applied 1 licences)",
                 "prepared: 3 of 3 databases migrated");
         assertThat(second.exitCode()).isZero();
-        assertThat(second.lines()).containsExactly("inventory: already up to date at version 2",
+        assertThat(second.lines()).containsExactly("inventory: already up to date at version 3",
                 "identity: already up to date at version 1", "licences: already up to date at version 1",
                 "nothing to do: every database was up to date");
     }

@@ -46,19 +46,63 @@ final class Builds {
                 .fetch(Builds::id));
     }
 
-    /** @return whether the build is newly requested: neither requested nor succeeded before */
+    /**
+     * Requests the build, unsent: a build requested before and not finished is made unsent again,
+     * one that succeeded is left alone.
+     *
+     * @return whether the build is newly requested: neither requested nor succeeded before
+     */
     static boolean request(DSLContext tx, BuildId id) {
-        return tx.insertInto(BUILD_REQUESTS, BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
+        int again = tx.update(BUILD_REQUESTS)
+                .setNull(BUILD_REQUESTS.SENT_EPOCH)
+                .setNull(BUILD_REQUESTS.SENT_AT)
+                .where(request(id))
+                .execute();
+        return again == 0 && tx.insertInto(BUILD_REQUESTS, BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION,
+                        BUILD_REQUESTS.ARTIFACT)
                 .select(select(val(id.module()), val(id.version()), val(id.artifact()))
                         .whereNotExists(selectOne().from(BUILDS).where(build(id), BUILDS.OUTCOME.eq(SUCCEEDED))))
                 .onConflictDoNothing()
                 .execute() == 1;
     }
 
+    /** @return the ids of the builds requested and not sent since, sorted */
+    static Set<String> unsent(DSLContext db) {
+        return ids(db.select(BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
+                .from(BUILD_REQUESTS)
+                .where(BUILD_REQUESTS.SENT_EPOCH.isNull())
+                .orderBy(BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION, BUILD_REQUESTS.ARTIFACT)
+                .fetch(Builds::id));
+    }
+
+    /** Records that the build, if requested, was sent with that epoch. */
+    static int sent(DSLContext tx, BuildId id, long epoch) {
+        return tx.update(BUILD_REQUESTS)
+                .set(BUILD_REQUESTS.SENT_EPOCH, epoch)
+                .set(BUILD_REQUESTS.SENT_AT, currentOffsetDateTime())
+                .where(request(id))
+                .execute();
+    }
+
+    /**
+     * A request row beside a failed outcome is a request since the failure: finishing deletes the
+     * request.
+     *
+     * @return the ids of the builds whose latest outcome is a failure, not requested since, sorted
+     */
+    static Set<String> failed(DSLContext db) {
+        return ids(db.select(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT)
+                .from(BUILDS)
+                .where(BUILDS.OUTCOME.eq(FAILED))
+                .andNotExists(selectOne().from(BUILD_REQUESTS).where(BUILD_REQUESTS.MODULE.eq(BUILDS.MODULE),
+                        BUILD_REQUESTS.VERSION.eq(BUILDS.VERSION), BUILD_REQUESTS.ARTIFACT.eq(BUILDS.ARTIFACT)))
+                .orderBy(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT)
+                .fetch(Builds::id));
+    }
+
     /** Ends the request and keeps the build's latest outcome and detail; the caller runs it in one transaction. */
     static int finish(DSLContext tx, BuildId id, boolean succeeded, String detail) {
-        tx.deleteFrom(BUILD_REQUESTS).where(BUILD_REQUESTS.MODULE.eq(id.module()),
-                BUILD_REQUESTS.VERSION.eq(id.version()), BUILD_REQUESTS.ARTIFACT.eq(id.artifact())).execute();
+        tx.deleteFrom(BUILD_REQUESTS).where(request(id)).execute();
         return tx.insertInto(BUILDS)
                 .set(BUILDS.MODULE, id.module())
                 .set(BUILDS.VERSION, id.version())
@@ -74,6 +118,11 @@ final class Builds {
 
     private static Condition build(BuildId id) {
         return BUILDS.MODULE.eq(id.module()).and(BUILDS.VERSION.eq(id.version())).and(BUILDS.ARTIFACT.eq(id.artifact()));
+    }
+
+    private static Condition request(BuildId id) {
+        return BUILD_REQUESTS.MODULE.eq(id.module()).and(BUILD_REQUESTS.VERSION.eq(id.version()))
+                .and(BUILD_REQUESTS.ARTIFACT.eq(id.artifact()));
     }
 
     private static String id(Record3<String, String, String> row) {

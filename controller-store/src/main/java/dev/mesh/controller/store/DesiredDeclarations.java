@@ -18,7 +18,7 @@ import org.jooq.JSON;
 
 /**
  * The queries of the {@code desired_declarations} table (one declaration per node, by revision)
- * and of acknowledging by revision, for {@link PgInventory}, which runs them — recording a desired
+ * and of the {@code acknowledged_declarations} table, also acknowledging by revision, for {@link PgInventory}, which runs them — recording a desired
  * declaration fenced, acknowledging not — and turns their failures into the store's. Stateless, so
  * thread-safe.
  */
@@ -76,6 +76,40 @@ final class DesiredDeclarations {
                 .set(ACKNOWLEDGED_DECLARATIONS.DECLARATION, excluded(ACKNOWLEDGED_DECLARATIONS.DECLARATION))
                 .set(ACKNOWLEDGED_DECLARATIONS.ACKNOWLEDGED_AT, currentOffsetDateTime())
                 .execute() == 1;
+    }
+
+    /**
+     * @return each node's acknowledged declaration, by node name
+     * @throws StoreException when a stored declaration cannot be read
+     */
+    static Map<String, Declaration> acknowledged(DSLContext db) {
+        Map<String, Declaration> declarations = new LinkedHashMap<>();
+        db.selectFrom(ACKNOWLEDGED_DECLARATIONS).orderBy(ACKNOWLEDGED_DECLARATIONS.NODE).forEach(row ->
+                declarations.put(row.getNode(), acknowledged(row.getNode(), row.getDeclaration())));
+        return Map.copyOf(declarations);
+    }
+
+    /** Records the declaration the node reports it applied, replacing the one before. */
+    static int acknowledge(DSLContext db, Declaration declaration) {
+        return db.insertInto(ACKNOWLEDGED_DECLARATIONS)
+                .set(ACKNOWLEDGED_DECLARATIONS.NODE, declaration.node())
+                .set(ACKNOWLEDGED_DECLARATIONS.REVISION, declaration.revision())
+                .set(ACKNOWLEDGED_DECLARATIONS.DECLARATION, JSON.valueOf(CanonicalJson.text(declaration)))
+                .onConflict(ACKNOWLEDGED_DECLARATIONS.NODE).doUpdate()
+                .set(ACKNOWLEDGED_DECLARATIONS.REVISION, excluded(ACKNOWLEDGED_DECLARATIONS.REVISION))
+                .set(ACKNOWLEDGED_DECLARATIONS.DECLARATION, excluded(ACKNOWLEDGED_DECLARATIONS.DECLARATION))
+                .set(ACKNOWLEDGED_DECLARATIONS.ACKNOWLEDGED_AT, currentOffsetDateTime())
+                .execute();
+    }
+
+    private static Declaration acknowledged(String node, JSON json) {
+        try {
+            return DeclarationReader.read(json.data().getBytes(StandardCharsets.UTF_8),
+                    "inventory:acknowledged_declarations/" + node);
+        } catch (ManifestException e) {
+            throw new StoreException("the declaration node " + node + " acknowledged, as the inventory database holds "
+                    + "it, cannot be read (" + e.getMessage() + "); it is replaced at the node's next report", e);
+        }
     }
 
     private static Declaration declaration(String node, JSON json) {

@@ -1,42 +1,30 @@
 package dev.mesh.controller.store;
 
-import static dev.mesh.controller.store.internal.schema.inventory.Tables.ACKNOWLEDGED_DECLARATIONS;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.ASSIGNMENTS;
-import static dev.mesh.controller.store.internal.schema.inventory.Tables.MODULES;
-import static dev.mesh.controller.store.internal.schema.inventory.Tables.MODULE_VERSIONS;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.NODES;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.excluded;
-import static org.jooq.impl.DSL.select;
 
 import dev.mesh.controller.core.Assignment;
-import dev.mesh.controller.core.CanonicalJson;
 import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Delivery;
 import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Report;
 import dev.mesh.controller.core.Sighting;
-import dev.mesh.controller.core.VerbException;
-import dev.mesh.controller.core.plan.DeclarationReader;
 import dev.mesh.controller.manifest.Manifest;
-import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.store.internal.BuildId;
-import java.nio.charset.StandardCharsets;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import javax.sql.DataSource;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.JSON;
-import org.jooq.Record4;
 import org.jooq.SQLDialect;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
@@ -47,32 +35,34 @@ import org.jooq.impl.DSL;
  * changes.
  *
  * <p>The controller's inventory is <em>fenced</em> by its plan lock: the writes that change what
- * is planned — {@link #push}, {@link #assign}, {@link #unassign}, {@link #request}, {@link #desire} —
- * check in their transaction that this controller's epoch is current (DESIGN.md section 10), so a
- * controller that lost the lock cannot change the plan. What hosts and builders report —
- * {@link #report}, {@link #acknowledge}, {@link #finish} — is recorded by whoever receives it.
- * Node facts and desired declarations are queried by {@link ReportedFacts} and
- * {@link DesiredDeclarations}.
+ * is planned or what was sent — {@link #push}, {@link #assign}, {@link #unassign}, {@link #request},
+ * {@link #desire}, {@link #delivered}, {@link #sent} — check in their transaction that this
+ * controller's epoch is current (DESIGN.md section 10), so a controller that lost the lock cannot
+ * change the plan. What hosts and builders report — {@link #report}, {@link #acknowledge},
+ * {@link #failed}, {@link #finish} — is recorded by whoever receives it. Modules, node facts,
+ * declarations, deliveries, failures and builds are queried by {@link Modules},
+ * {@link ReportedFacts}, {@link DesiredDeclarations}, {@link Deliveries}, {@link NodeFailures} and
+ * {@link Builds}.
  *
- * <p>Manifests are parsed once per module version and kept: a version's content never changes
- * (a push of other content under it is refused).
+ * <p>Manifests are parsed once per module version and kept ({@link Modules}).
  *
  * <p>Thread-safe. Methods throw {@link StoreException} when the database fails (it names the
  * operation and carries the driver's exception).
  */
 public final class PgInventory implements Inventory {
 
-
     private final DataSource dataSource;
     private final DSLContext db;
     private final Writes planWrites;
-    /** "MODULE@VERSION digest" → the manifest parsed from that version's document. */
-    private final Map<String, Manifest> parsed = new ConcurrentHashMap<>();
+    /** Unfenced transactions, for what hosts and builders report. */
+    private final Writes reports;
+    private final Modules modules = new Modules();
 
     private PgInventory(DataSource dataSource, Writes planWrites) {
         this.dataSource = dataSource;
         this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
         this.planWrites = planWrites;
+        this.reports = Writes.plain(dataSource);
     }
 
     /**
@@ -126,20 +116,12 @@ public final class PgInventory implements Inventory {
 
     @Override
     public List<Manifest> modules() {
-        return run("list the modules", tx -> tx.select(MODULES.NAME, MODULES.LATEST_VERSION, MODULE_VERSIONS.DIGEST,
-                        MODULE_VERSIONS.MANIFEST)
-                .from(MODULES).join(MODULE_VERSIONS).on(latest())
-                .orderBy(MODULES.NAME)
-                .fetch(this::manifest));
+        return run("list the modules", modules::latest);
     }
 
     @Override
     public Optional<Manifest> module(String name) {
-        return run("read module " + name, tx -> tx.select(MODULES.NAME, MODULES.LATEST_VERSION, MODULE_VERSIONS.DIGEST,
-                        MODULE_VERSIONS.MANIFEST)
-                .from(MODULES).join(MODULE_VERSIONS).on(latest())
-                .where(MODULES.NAME.eq(name))
-                .fetchOptional(this::manifest));
+        return run("read module " + name, db -> modules.latest(db, name));
     }
 
     /**
@@ -150,35 +132,8 @@ public final class PgInventory implements Inventory {
      */
     @Override
     public boolean push(ModuleVersion pushed) {
-        String module = pushed.module();
-        String version = pushed.version();
-        return planWrites.write("record version " + version + " of module " + module, tx -> {
-            int inserted = tx.insertInto(MODULE_VERSIONS)
-                    .set(MODULE_VERSIONS.MODULE, module)
-                    .set(MODULE_VERSIONS.VERSION, version)
-                    .set(MODULE_VERSIONS.DIGEST, pushed.digest())
-                    .set(MODULE_VERSIONS.MANIFEST, JSON.valueOf(pushed.document()))
-                    .onConflictDoNothing()
-                    .execute();
-            if (inserted == 0) {
-                String before = tx.select(MODULE_VERSIONS.DIGEST).from(MODULE_VERSIONS)
-                        .where(MODULE_VERSIONS.MODULE.eq(module), MODULE_VERSIONS.VERSION.eq(version))
-                        .fetchSingle(MODULE_VERSIONS.DIGEST);
-                if (!before.equals(pushed.digest())) {
-                    throw new VerbException(VerbException.Code.CONFLICT, "version " + version + " of module " + module
-                            + " was pushed before with other content; give the new content a new version",
-                            "/manifest/version");
-                }
-            }
-            tx.insertInto(MODULES)
-                    .set(MODULES.NAME, module)
-                    .set(MODULES.LATEST_VERSION, version)
-                    .onConflict(MODULES.NAME).doUpdate()
-                    .set(MODULES.LATEST_VERSION, excluded(MODULES.LATEST_VERSION))
-                    .set(MODULES.UPDATED_AT, currentOffsetDateTime())
-                    .execute();
-            return inserted == 1;
-        });
+        return planWrites.write("record version " + pushed.version() + " of module " + pushed.module(),
+                tx -> Modules.push(tx, pushed));
     }
 
     @Override
@@ -217,26 +172,13 @@ public final class PgInventory implements Inventory {
 
     @Override
     public Map<String, Declaration> acknowledged() {
-        return run("list the acknowledged declarations", tx -> {
-            Map<String, Declaration> declarations = new LinkedHashMap<>();
-            tx.selectFrom(ACKNOWLEDGED_DECLARATIONS).orderBy(ACKNOWLEDGED_DECLARATIONS.NODE).forEach(r ->
-                    declarations.put(r.getNode(), declaration(r.getNode(), r.getDeclaration())));
-            return Map.copyOf(declarations);
-        });
+        return run("list the acknowledged declarations", DesiredDeclarations::acknowledged);
     }
 
     @Override
     public void acknowledge(Declaration declaration) {
-        run("record the declaration node " + declaration.node() + " applied", tx -> tx
-                .insertInto(ACKNOWLEDGED_DECLARATIONS)
-                .set(ACKNOWLEDGED_DECLARATIONS.NODE, declaration.node())
-                .set(ACKNOWLEDGED_DECLARATIONS.REVISION, declaration.revision())
-                .set(ACKNOWLEDGED_DECLARATIONS.DECLARATION, JSON.valueOf(CanonicalJson.text(declaration)))
-                .onConflict(ACKNOWLEDGED_DECLARATIONS.NODE).doUpdate()
-                .set(ACKNOWLEDGED_DECLARATIONS.REVISION, excluded(ACKNOWLEDGED_DECLARATIONS.REVISION))
-                .set(ACKNOWLEDGED_DECLARATIONS.DECLARATION, excluded(ACKNOWLEDGED_DECLARATIONS.DECLARATION))
-                .set(ACKNOWLEDGED_DECLARATIONS.ACKNOWLEDGED_AT, currentOffsetDateTime())
-                .execute());
+        run("record the declaration node " + declaration.node() + " applied",
+                db -> DesiredDeclarations.acknowledge(db, declaration));
     }
 
     @Override
@@ -271,8 +213,27 @@ public final class PgInventory implements Inventory {
     public void finish(String buildId, boolean succeeded, String detail) {
         BuildId id = BuildId.parse(buildId);
         Objects.requireNonNull(detail, "detail");
-        run("record build " + buildId, db -> db.transactionResult(config -> Builds.finish(config.dsl(), id, succeeded,
-                detail)));
+        reports.write("record build " + buildId, tx -> Builds.finish(tx, id, succeeded, detail));
+    }
+
+    @Override
+    public Set<String> unsentBuilds() {
+        return run("list the builds not sent", Builds::unsent);
+    }
+
+    @Override
+    public void sent(String buildId, long epoch) {
+        BuildId id = BuildId.parse(buildId);
+        if (epoch < 1) {
+            throw new IllegalArgumentException("a build is sent with the epoch of the plan lock taken, at least 1, not "
+                    + epoch);
+        }
+        planWrites.write("record build " + buildId + " sent", tx -> Builds.sent(tx, id, epoch));
+    }
+
+    @Override
+    public Set<String> failedBuilds() {
+        return run("list the builds failed", Builds::failed);
     }
 
     /**
@@ -284,10 +245,10 @@ public final class PgInventory implements Inventory {
     public void report(Collection<Facts> facts) {
         List<Facts> reported = List.copyOf(facts);
         if (!reported.isEmpty()) {
-            run("record the facts of " + reported.size() + " host reports", db -> db.transactionResult(config -> {
-                ReportedFacts.record(config.dsl(), reported);
+            reports.write("record the facts of " + reported.size() + " host reports", tx -> {
+                ReportedFacts.record(tx, reported);
                 return null;
-            }));
+            });
         }
     }
 
@@ -325,39 +286,36 @@ public final class PgInventory implements Inventory {
     public boolean acknowledge(String node, String revision) {
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(revision, "revision");
-        return run("acknowledge revision " + revision + " of node " + node,
-                db -> DesiredDeclarations.acknowledge(db, node, revision));
+        return reports.write("acknowledge revision " + revision + " of node " + node, tx -> {
+            boolean acknowledged = DesiredDeclarations.acknowledge(tx, node, revision);
+            if (acknowledged) {
+                NodeFailures.clear(tx, node);
+            }
+            return acknowledged;
+        });
     }
 
-    private static Condition latest() {
-        return MODULE_VERSIONS.MODULE.eq(MODULES.NAME).and(MODULE_VERSIONS.VERSION.eq(MODULES.LATEST_VERSION));
+    @Override
+    public void delivered(Delivery delivery) {
+        Objects.requireNonNull(delivery, "delivery");
+        planWrites.write("record the delivery of revision " + delivery.revision() + " to node " + delivery.node(),
+                tx -> Deliveries.record(tx, delivery));
     }
 
-    private Manifest manifest(Record4<String, String, String, JSON> row) {
-        String module = row.value1();
-        String version = row.value2();
-        return parsed.computeIfAbsent(module + "@" + version + " " + row.value3(), key -> parse(module, version,
-                row.value4()));
+    @Override
+    public Map<String, Delivery> deliveries() {
+        return run("list the deliveries", Deliveries::read);
     }
 
-    private static Manifest parse(String module, String version, JSON document) {
-        try {
-            return Manifest.parse(document.data().getBytes(StandardCharsets.UTF_8),
-                    "inventory:module_versions/" + module + "@" + version);
-        } catch (ManifestException e) {
-            throw new StoreException("version " + version + " of module " + module + " in the inventory database is "
-                    + "not a valid manifest (" + e.getMessage() + "); push it again under a new version", e);
-        }
+    @Override
+    public void failed(Report.Failed report) {
+        Objects.requireNonNull(report, "report");
+        run("record the failure node " + report.node() + " reported", db -> NodeFailures.record(db, report));
     }
 
-    private static Declaration declaration(String node, JSON json) {
-        try {
-            return DeclarationReader.read(json.data().getBytes(StandardCharsets.UTF_8),
-                    "inventory:acknowledged_declarations/" + node);
-        } catch (ManifestException e) {
-            throw new StoreException("the declaration node " + node + " acknowledged, as the inventory database holds "
-                    + "it, cannot be read (" + e.getMessage() + "); it is replaced at the node's next report", e);
-        }
+    @Override
+    public Map<String, Report.Failed> failures() {
+        return run("list the node failures", NodeFailures::read);
     }
 
     /** Runs one statement or transaction, turning jOOQ's failure into the store's. */

@@ -1,5 +1,6 @@
 package dev.mesh.controller.store;
 
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.BUILD_REQUESTS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.jooq.impl.DSL.field;
@@ -49,12 +50,13 @@ class MigrationsIT {
 
         String latest = latest(database);
         List<MigrationReport.Applied> applied = database == Database.INVENTORY
-                ? List.of(new MigrationReport.Applied("1", "inventory"), new MigrationReport.Applied("2", "node facts"))
+                ? List.of(new MigrationReport.Applied("1", "inventory"), new MigrationReport.Applied("2", "node facts"),
+                        new MigrationReport.Applied("3", "deliveries"))
                 : List.of(new MigrationReport.Applied("1", database.label()));
         assertThat(first).isEqualTo(new MigrationReport(database, "", latest, applied));
         assertThat(first.changed()).isTrue();
         assertThat(first.text()).isEqualTo(database == Database.INVENTORY
-                ? "inventory: migrated from empty to version 2 (applied 1 inventory, 2 node facts)"
+                ? "inventory: migrated from empty to version 3 (applied 1 inventory, 2 node facts, 3 deliveries)"
                 : database.label() + ": migrated from empty to version 1 (applied 1 " + database.label() + ")");
         assertThat(second).isEqualTo(new MigrationReport(database, latest, latest, List.of()));
         assertThat(second.changed()).isFalse();
@@ -64,9 +66,36 @@ class MigrationsIT {
         migrations.requireUpToDate();
     }
 
+    @Test
+    void inventoryOfTheControllerBefore_isBehind_andMigratesToDeliveries_keepingItsRequestsUnsent() {
+        Endpoint endpoint = databases.empty(Database.INVENTORY);
+        // What the controller before deliveries prepared: migrations 1 and 2, and a build requested.
+        Flyway.configure().dataSource(endpoint.dataSource()).locations(Database.INVENTORY.migrations()).target("2")
+                .load().migrate();
+        DSL.using(endpoint.dataSource(), SQLDialect.POSTGRES).insertInto(BUILD_REQUESTS)
+                .set(BUILD_REQUESTS.MODULE, "store").set(BUILD_REQUESTS.VERSION, "1")
+                .set(BUILD_REQUESTS.ARTIFACT, "server").execute();
+        Migrations migrations = Migrations.of(Database.INVENTORY, endpoint.dataSource());
+
+        assertThat(migrations.status()).isEqualTo(new SchemaStatus(Database.INVENTORY, "2", "3", List.of("3"),
+                List.of()));
+        assertThatThrownBy(migrations::requireUpToDate)
+                .isInstanceOf(StoreException.class)
+                .hasMessage("the inventory database is at schema version 2 and this controller needs version 3 "
+                        + "(missing: 3); run `mesh-controller prepare` to migrate it");
+
+        assertThat(migrations.migrate().text())
+                .isEqualTo("inventory: migrated from version 2 to version 3 (applied 3 deliveries)");
+        migrations.requireUpToDate();
+        PgInventory inventory = new PgInventory(endpoint.dataSource());
+        assertThat(inventory.unsentBuilds()).containsExactly("build:store@1/server");
+        assertThat(inventory.deliveries()).isEmpty();
+        assertThat(inventory.failures()).isEmpty();
+    }
+
     /** @return the versions of the migrations this controller carries for the database */
     private static List<String> versions(Database database) {
-        return database == Database.INVENTORY ? List.of("1", "2") : List.of("1");
+        return database == Database.INVENTORY ? List.of("1", "2", "3") : List.of("1");
     }
 
     private static String latest(Database database) {

@@ -1,7 +1,9 @@
 package dev.mesh.controller.store;
 
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.BUILDS;
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.BUILD_REQUESTS;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.MODULE_VERSIONS;
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.NODE_FAILURES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,12 +11,15 @@ import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.InventoryContract;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Report;
 import dev.mesh.controller.manifest.Manifest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import javax.sql.DataSource;
+import org.jooq.JSON;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
@@ -89,5 +94,43 @@ class PgInventoryIT extends InventoryContract {
         assertThatThrownBy(() -> store.request("store@1/server"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("build id \"store@1/server\" is not of the form build:MODULE@VERSION/ARTIFACT");
+    }
+
+    @Test
+    void sent_recordsTheEpochAndWhen_andARequestAgainClearsThem() {
+        store.request("build:store@1/server");
+        store.sent("build:store@1/server", 7);
+
+        var sent = DSL.using(dataSource, SQLDialect.POSTGRES).select(BUILD_REQUESTS.SENT_EPOCH, BUILD_REQUESTS.SENT_AT)
+                .from(BUILD_REQUESTS).fetchSingle();
+        assertThat(sent.value1()).isEqualTo(7L);
+        assertThat(sent.value2()).isNotNull();
+
+        store.request("build:store@1/server");
+        assertThat(DSL.using(dataSource, SQLDialect.POSTGRES).select(BUILD_REQUESTS.SENT_EPOCH, BUILD_REQUESTS.SENT_AT)
+                .from(BUILD_REQUESTS).fetchSingle().intoArray()).containsExactly(null, null);
+    }
+
+    @Test
+    void failed_keepsTheStepsAsJson_inTheOrderReported() {
+        store.failed(new Report.Failed("alpha", "sha256:a", List.of(new Report.Step("alpha/process:b", false, "exit 1"),
+                new Report.Step("alpha/account:a", true, "")), Instant.parse("2026-11-29T21:00:00.123456Z")));
+
+        assertThat(DSL.using(dataSource, SQLDialect.POSTGRES).select(NODE_FAILURES.STEPS).from(NODE_FAILURES)
+                .fetchSingle().value1().data()).isEqualTo("[{\"id\":\"alpha/process:b\",\"done\":false,\"detail\":"
+                        + "\"exit 1\"},{\"id\":\"alpha/account:a\",\"done\":true,\"detail\":\"\"}]");
+    }
+
+    @Test
+    void storedFailureThatCannotBeRead_isAStoreExceptionNamingTheNode() {
+        store.failed(new Report.Failed("alpha", "sha256:a", List.of(), Instant.parse("2026-11-29T21:00:00Z")));
+        DSL.using(dataSource, SQLDialect.POSTGRES).update(NODE_FAILURES)
+                .set(NODE_FAILURES.STEPS, JSON.valueOf("[{\"id\": \"alpha/process:b\", \"detail\": \"\"}]")).execute();
+
+        assertThatThrownBy(store::failures)
+                .isInstanceOf(StoreException.class)
+                .hasMessage("the failure node alpha reported, as the inventory database holds it, cannot be read "
+                        + "(No value for property 'done' of `ObjectNode`); it is replaced at the node's next failure "
+                        + "report, and ends when the node applies its revision");
     }
 }
