@@ -73,6 +73,9 @@ class FactsInIT {
                     ProcessState.State.RUNNING, T0, 99));
         }
         assertThat(inventory.reportCalls()).isLessThan(1_000 / 10);
+        // The writer counts a batch after the inventory took it: closing waits for its thread, so the
+        // counts are final.
+        in.close();
         FactsIn.Counts counts = in.counts();
         assertThat(counts.received()).isEqualTo(1_000);
         assertThat(counts.written()).isEqualTo(1_000);
@@ -106,6 +109,7 @@ class FactsInIT {
         Facts facts = inventory.facts("n1").orElseThrow();
         assertThat(facts.revision()).isEmpty();
         assertThat(facts.processes()).isEmpty();
+        in.close(); // the counts final, as above
         assertThat(in.counts().dropped(FactsIn.Drop.UNREADABLE)).isEqualTo(2);
         assertThat(in.counts().written()).isEqualTo(1);
     }
