@@ -1,0 +1,243 @@
+package dev.mesh.controller.bus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.Delivery;
+import dev.mesh.controller.core.Report;
+import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.memory.MemoryIdentity;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reports in from the real RabbitMQ, on a virtual host of its own, with broker users made for the test's
+ * nodes and builders. The senders are plain {@code amqp-client} code, as a host or builder in another
+ * language would write them: default exchange, routing key {@code mesh-controller.reports}, {@code user_id}.
+ */
+class ReportsInIT {
+
+    private static final String REPORTS = "mesh-controller.reports";
+    private static final String DEAD = "mesh-controller.dead";
+    private static final Instant AT = Instant.parse("2026-12-01T10:00:00Z");
+    private static final String POISON = "sha256:poison";
+
+    private final MemoryIdentity identity = new MemoryIdentity();
+    private final BlockingQueue<Report> recorded = new LinkedBlockingQueue<>();
+    private final AtomicInteger poisonAttempts = new AtomicInteger();
+    private final List<Connection> senders = new ArrayList<>();
+    private final BlockingQueue<Delivery> deadArrived = new LinkedBlockingQueue<>();
+    private final Map<String, Delivery> dead = new HashMap<>();
+    private RabbitVhost vhost;
+    private Broker broker;
+    private ReportsIn in;
+    private Channel guest;
+
+    @BeforeEach
+    void start() throws Exception {
+        vhost = RabbitVhost.create();
+        broker = Broker.connect(vhost.settings(), "it-controller");
+        Topology.declare(broker);
+        in = ReportsIn.start(broker, identity, this::record, Clock.systemUTC());
+        guest = sender("guest");
+        guest.basicConsume(DEAD, true, (tag, delivery) -> deadArrived.add(delivery), tag -> { });
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        in.close();
+        for (Connection sender : senders) {
+            sender.abort();
+        }
+        broker.close();
+        vhost.close();
+    }
+
+    /** The sink: records the report, or fails as a store that is down would, for the poison revision. */
+    private boolean record(Report report) {
+        if (report instanceof Report.Applied applied && applied.revision().equals(POISON)) {
+            poisonAttempts.incrementAndGet();
+            throw new VerbException(VerbException.Code.UNAVAILABLE, "the inventory does not answer", "");
+        }
+        recorded.add(report);
+        return true;
+    }
+
+    @Test
+    void hostReports_fromTheirNode_reachTheSink_withTheExactFields() throws Exception {
+        String n1 = vhost.addUser();
+        Channel host = sender(n1);
+
+        send(host, n1, "m-applied", applied(n1, "sha256:1", "{\"id\": \"" + n1 + "/process:mesh-store\", \"status\":"
+                + " \"done\", \"detail\": \"started\"}"));
+        send(host, n1, "m-failed", "{\"kind\": \"failed\", \"node\": \"" + n1 + "\", \"revision\": \"sha256:2\","
+                + " \"steps\": [{\"id\": \"" + n1 + "/process:a\", \"status\": \"done\"}, {\"id\": \"" + n1
+                + "/process:b\", \"status\": \"failed\", \"detail\": \"exit 3\"}], \"at\": \"2026-12-01T10:00:01Z\","
+                + " \"unknown\": true}");
+
+        assertThat(next()).isEqualTo(new Report.Applied(n1, "sha256:1",
+                List.of(new Report.Step(n1 + "/process:mesh-store", true, "started")), AT));
+        assertThat(next()).isEqualTo(new Report.Failed(n1, "sha256:2", List.of(new Report.Step(n1 + "/process:a",
+                true, ""), new Report.Step(n1 + "/process:b", false, "exit 3")), AT.plusSeconds(1)));
+        ReportsIn.Counts counts = settled();
+        assertThat(counts.received()).isEqualTo(3);
+        assertThat(counts.accepted()).isEqualTo(2);
+        assertThat(counts.requeued()).isZero();
+        assertThat(counts.rejected()).containsOnlyKeys(ReportsIn.Rejection.values()).allSatisfy((reason, n) ->
+                assertThat(n).as(reason.label()).isEqualTo(reason == ReportsIn.Rejection.NO_USER_ID ? 1 : 0));
+        assertThat(guest.queueDeclarePassive(REPORTS).getMessageCount()).as("acknowledged").isZero();
+    }
+
+    @Test
+    void hostReport_aboutAnotherNode_isDeadAtOnce_andCounted_andTheNextStillGoesThrough() throws Exception {
+        String n1 = vhost.addUser();
+        String n2 = vhost.addUser();
+
+        send(sender(n2), n2, "m-mismatch", applied(n1, "sha256:1", ""));
+        send(sender(n1), n1, "m-good", applied(n1, "sha256:1", ""));
+
+        assertRejected(deadLetter("m-mismatch"));
+        assertThat(next()).isEqualTo(new Report.Applied(n1, "sha256:1", List.of(), AT));
+        assertThat(settled().rejected(ReportsIn.Rejection.NODE_MISMATCH)).isEqualTo(1);
+        assertThat(recorded).as("only the good one").isEmpty();
+    }
+
+    @Test
+    void buildReport_fromAPrincipalGrantedBuild_isAccepted_fromOneWithout_isDead() throws Exception {
+        String builder = vhost.addUser();
+        String stranger = vhost.addUser();
+        identity.add(builder);
+        identity.grant(builder, "build");
+        identity.add(stranger);
+        identity.grant(stranger, "status", "nodes");
+        String build = "{\"kind\": \"build\", \"build\": \"build:mesh-store@1.2.0/server\", \"status\": \"failed\","
+                + " \"detail\": \"cargo: exit 101\", \"at\": \"2026-12-01T10:00:00Z\"}";
+
+        send(sender(stranger), stranger, "m-stranger", build);
+        send(sender(builder), builder, "m-builder", build);
+
+        assertRejected(deadLetter("m-stranger"));
+        assertThat(next()).isEqualTo(new Report.Build("build:mesh-store@1.2.0/server", false, "cargo: exit 101", AT));
+        assertThat(settled().rejected(ReportsIn.Rejection.NOT_A_BUILDER)).isEqualTo(1);
+    }
+
+    @Test
+    void unreadableBodies_andNoUserId_areDeadAtOnce_andCounted_andTheNextStillGoesThrough() throws Exception {
+        String n1 = vhost.addUser();
+        Channel host = sender(n1);
+
+        send(host, n1, "m-not-json", "not json {");
+        send(host, n1, "m-no-steps", "{\"kind\": \"applied\", \"node\": \"" + n1 + "\", \"revision\": \"sha256:1\","
+                + " \"at\": \"2026-12-01T10:00:00Z\"}");
+        send(host, n1, "m-unknown-kind", "{\"kind\": \"rebooted\", \"node\": \"" + n1 + "\"}");
+        send(guest, null, "m-no-user-id", applied(n1, "sha256:1", ""));
+        send(host, n1, "m-good", applied(n1, "sha256:1", ""));
+
+        for (String id : List.of("m-not-json", "m-no-steps", "m-unknown-kind", "m-no-user-id")) {
+            assertRejected(deadLetter(id));
+        }
+        assertThat(next()).isEqualTo(new Report.Applied(n1, "sha256:1", List.of(), AT));
+        ReportsIn.Counts counts = settled();
+        assertThat(counts.rejected(ReportsIn.Rejection.UNREADABLE)).isEqualTo(3);
+        assertThat(counts.rejected(ReportsIn.Rejection.NO_USER_ID)).as("one, and the fence").isEqualTo(2);
+        assertThat(counts.accepted()).isEqualTo(1);
+    }
+
+    @Test
+    void reportTheSinkRefuses_isDeliveredAgain_untilTheDeliveryLimit_thenDead_andTheConsumerKeepsWorking()
+            throws Exception {
+        String n1 = vhost.addUser();
+        Channel host = sender(n1);
+
+        send(host, n1, "m-poison", applied(n1, POISON, ""));
+
+        Delivery poison = deadLetter("m-poison");
+        assertThat(poison.getProperties().getHeaders().get("x-first-death-reason")).hasToString("delivery_limit");
+        // RabbitMQ 3.10 dead-letters a message returned more than x-delivery-limit times: the first delivery
+        // and five more.
+        assertThat(poisonAttempts.get()).isEqualTo(Topology.DELIVERY_LIMIT + 1);
+        send(host, n1, "m-good", applied(n1, "sha256:1", ""));
+        assertThat(next()).isEqualTo(new Report.Applied(n1, "sha256:1", List.of(), AT));
+        ReportsIn.Counts counts = settled();
+        assertThat(counts.requeued()).isEqualTo(Topology.DELIVERY_LIMIT + 1);
+        assertThat(counts.accepted()).isEqualTo(1);
+        assertThat(counts.received()).isEqualTo(Topology.DELIVERY_LIMIT + 1 + 2);
+    }
+
+    private static String applied(String node, String revision, String steps) {
+        return "{\"kind\": \"applied\", \"node\": \"" + node + "\", \"revision\": \"" + revision + "\", \"steps\": ["
+                + steps + "], \"at\": \"2026-12-01T10:00:00Z\"}";
+    }
+
+    /** @return a channel on a connection of its own as {@code user}, whose password is its name (or guest's) */
+    private Channel sender(String user) throws Exception {
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setHost(RabbitVhost.HOST);
+        factory.setPort(RabbitVhost.PORT);
+        factory.setVirtualHost(vhost.name());
+        factory.setUsername(user);
+        factory.setPassword(user);
+        Connection connection = factory.newConnection("it-" + user);
+        senders.add(connection);
+        return connection.createChannel();
+    }
+
+    /** Publishes as a host or builder does; {@code userId} {@code null} for none. */
+    private static void send(Channel channel, String userId, String messageId, String body) throws Exception {
+        AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder().userId(userId).messageId(messageId)
+                .contentType("application/json").deliveryMode(2).build();
+        channel.basicPublish("", REPORTS, properties, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** @return the next report the sink recorded, failing after 10 s */
+    private Report next() throws InterruptedException {
+        Report report = recorded.poll(10, TimeUnit.SECONDS);
+        assertThat(report).as("a report recorded in 10 s").isNotNull();
+        return report;
+    }
+
+    /** @return the dead letter with that message id, failing after 30 s */
+    private Delivery deadLetter(String messageId) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!dead.containsKey(messageId)) {
+            Delivery arrived = deadArrived.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            assertThat(arrived).as("dead letter " + messageId + " in 30 s").isNotNull();
+            dead.put(arrived.getProperties().getMessageId(), arrived);
+        }
+        return dead.get(messageId);
+    }
+
+    private static void assertRejected(Delivery deadLetter) {
+        assertThat(deadLetter.getProperties().getHeaders().get("x-first-death-reason")).hasToString("rejected");
+        assertThat(deadLetter.getProperties().getHeaders().get("x-first-death-queue")).hasToString(REPORTS);
+    }
+
+    /**
+     * Sends a fence (a message without {@code user_id}, rejected at once) and waits for it to be dead: the
+     * consumer handles one message at a time, so everything sent before is counted by then.
+     *
+     * @return the counts then
+     */
+    private ReportsIn.Counts settled() throws Exception {
+        String fence = "fence-" + UUID.randomUUID();
+        send(guest, null, fence, "{}");
+        assertRejected(deadLetter(fence));
+        return in.counts();
+    }
+}
