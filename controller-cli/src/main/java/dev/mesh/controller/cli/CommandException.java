@@ -14,6 +14,13 @@ public final class CommandException extends MeshException {
 
     /**
      * @param message what failed, where, and how to fix it
+     */
+    public CommandException(String message) {
+        super(message);
+    }
+
+    /**
+     * @param message what failed, where, and how to fix it
      * @param cause the failure underneath
      */
     public CommandException(String message, Throwable cause) {

@@ -5,204 +5,331 @@ import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * What {@code serve} and {@code prepare} read from the environment (DESIGN.md section 11): for
- * each of the three store databases, {@code MESH_STORE_<NAME>_FILE} — a JSON file
- * {@code {"user","password","database"}} — and {@code MESH_STORE_<NAME>_PORT} — {@code host:port}.
+ * What the commands read from the environment (DESIGN.md section 11), and the one place that reads
+ * it. Each command asks for what it needs — {@link #forServe}, {@link #forPrepare},
+ * {@link #forIdentity} — and gets every problem of that at once, one line each naming the variable,
+ * the file and the fix, before it connects to anything:
  *
- * <p>Everything is checked before anything connects: {@link #from} reports every problem at once,
- * one line each naming the variable, the file and the fix. A password never appears in a message
- * or in {@code toString()} ({@link Endpoint} masks it). A credentials file that group or others may
- * read is no problem but a warning, once per file, naming it and {@code chmod 600 FILE}.
+ * <ul>
+ *   <li>{@code MESH_STORE_<NAME>_FILE} (JSON {@code {"user","password","database"}}) and
+ *       {@code MESH_STORE_<NAME>_PORT} ({@code host:port}) for the {@code INVENTORY},
+ *       {@code IDENTITY} and {@code LICENCES} databases;
+ *   <li>{@code MESH_BROKER_ADDRESS_FILE} (JSON {@code {"user","password","vhost"}}) and
+ *       {@code MESH_BROKER_ADDRESS_PORT}: the broker's AMQP port;
+ *   <li>{@code MESH_BROKER_CERTIFICATE}: optional, the PEM file of the CA the broker's certificate
+ *       must chain to; without it the broker must be on loopback (plain AMQP);
+ *   <li>{@code MESH_BROKER_MANAGEMENT_FILE} (JSON {@code {"user","password"}}) and
+ *       {@code MESH_BROKER_MANAGEMENT_PORT}: optional, both or neither;
+ *   <li>{@code MESH_BUS_NATS_FILE}: JSON {@code {"url", "user"?, "password"?, "token"?}}; a
+ *       {@code "creds"} file (NKey) is refused, as the controller cannot sign with one.
+ * </ul>
  *
- * @param inventory the inventory database
- * @param identity the identity database
- * @param licences the licences database
- * @param warnings one line per credentials file readable by others, for standard error
+ * <p>No secret appears in a message or in a {@code toString()}. A credentials file that group or
+ * others may read is no problem but a warning, once per file, naming it and {@code chmod 600 FILE}.
+ * Stateless and thread-safe.
  */
-record Config(Endpoint inventory, Endpoint identity, Endpoint licences, List<String> warnings) {
+final class Config {
 
-    private static final JsonMapper MAPPER = JsonMapper.builder().build();
-    private static final Set<String> CREDENTIAL_FIELDS = Set.of("user", "password", "database");
-    private static final Set<PosixFilePermission> READABLE_BY_OTHERS = Set.of(PosixFilePermission.GROUP_READ,
-            PosixFilePermission.OTHERS_READ);
+    private static final Variables.Server DATABASE = new Variables.Server("the database server's", 5432,
+            "db.mesh.internal");
+    private static final Variables.Server BROKER = new Variables.Server("the broker's AMQP", 5671,
+            "broker.mesh.internal");
+    private static final Variables.Server MANAGEMENT = new Variables.Server("the broker's management API", 15671,
+            "broker.mesh.internal");
+    private static final Variables.Shape STORE_FILE = new Variables.Shape(List.of("user", "password", "database"),
+            List.of(), Set.of("password"), "{\"user\": \"…\", \"password\": \"…\", \"database\": \"…\"}");
+    private static final Variables.Shape BROKER_FILE = new Variables.Shape(List.of("user", "password", "vhost"),
+            List.of(), Set.of("password"), "{\"user\": \"…\", \"password\": \"…\", \"vhost\": \"…\"}");
+    private static final Variables.Shape MANAGEMENT_FILE = new Variables.Shape(List.of("user", "password"),
+            List.of(), Set.of("password"), "{\"user\": \"…\", \"password\": \"…\"}");
+    private static final Variables.Shape NATS_FILE = new Variables.Shape(List.of("url"),
+            List.of("user", "password", "token", "creds"), Set.of("password", "token"),
+            "{\"url\": \"nats://127.0.0.1:4222\", \"user\": \"…\", \"password\": \"…\"} or {\"url\": \"…\", "
+                    + "\"token\": \"…\"}");
 
-    Config {
-        warnings = List.copyOf(warnings);
+    private Config() {
     }
 
     /**
-     * @param database one of the three
-     * @return where it is and how to log in
+     * What {@code serve} (the mesh's controller) needs: all of it.
+     *
+     * @param stores the three databases
+     * @param broker the broker's AMQP address and login
+     * @param certificate the CA the broker's certificate must chain to; empty for plain AMQP on loopback
+     * @param management the broker's management API, when it is configured
+     * @param nats the bus
+     * @param warnings one line per credentials file readable by others, for standard error
      */
-    Endpoint endpoint(Database database) {
-        return switch (database) {
-            case INVENTORY -> inventory;
-            case IDENTITY -> identity;
-            case LICENCES -> licences;
-        };
+    record Serve(Stores stores, BrokerAddress broker, Optional<Path> certificate,
+            Optional<BrokerManagement> management, NatsAddress nats, List<String> warnings) {
+
+        Serve {
+            Objects.requireNonNull(stores, "stores");
+            Objects.requireNonNull(broker, "broker");
+            Objects.requireNonNull(certificate, "certificate");
+            Objects.requireNonNull(management, "management");
+            Objects.requireNonNull(nats, "nats");
+            warnings = List.copyOf(warnings);
+        }
     }
 
     /**
-     * Reads and checks the store settings.
+     * What {@code prepare} needs: the databases it migrates and the broker it declares the topology on.
+     *
+     * @param stores the three databases
+     * @param broker the broker's AMQP address and login
+     * @param certificate the CA the broker's certificate must chain to; empty for plain AMQP on loopback
+     * @param warnings one line per credentials file readable by others, for standard error
+     */
+    record Prepare(Stores stores, BrokerAddress broker, Optional<Path> certificate, List<String> warnings) {
+
+        Prepare {
+            Objects.requireNonNull(stores, "stores");
+            Objects.requireNonNull(broker, "broker");
+            Objects.requireNonNull(certificate, "certificate");
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    /**
+     * What {@code grant}, {@code revoke} and {@code principals} need: the identity database.
+     *
+     * @param identity where it is and how to log in
+     * @param warnings one line per credentials file readable by others, for standard error
+     */
+    record IdentityStore(Endpoint identity, List<String> warnings) {
+
+        IdentityStore {
+            Objects.requireNonNull(identity, "identity");
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    /**
+     * Reads and checks {@code serve}'s whole environment.
      *
      * @param env the environment, e.g. {@link System#getenv()}
      * @return the settings
      * @throws ConfigException with one line per problem, when any setting is missing or malformed
      */
-    static Config from(Map<String, String> env) {
-        List<String> problems = new ArrayList<>();
-        Map<Path, String> warnings = new LinkedHashMap<>();
-        Endpoint inventory = endpoint(Database.INVENTORY, env, problems, warnings);
-        Endpoint identity = endpoint(Database.IDENTITY, env, problems, warnings);
-        Endpoint licences = endpoint(Database.LICENCES, env, problems, warnings);
-        if (!problems.isEmpty()) {
-            throw new ConfigException(problems);
-        }
-        return new Config(inventory, identity, licences, List.copyOf(warnings.values()));
+    static Serve forServe(Map<String, String> env) {
+        Variables variables = new Variables(env);
+        Stores stores = stores(variables);
+        BrokerAddress broker = broker(variables);
+        Optional<Path> certificate = certificate(variables, broker);
+        Optional<BrokerManagement> management = management(variables);
+        NatsAddress nats = nats(variables);
+        return variables.check(() -> new Serve(stores, broker, certificate, management, nats, variables.warnings()));
     }
 
-    private static Endpoint endpoint(Database database, Map<String, String> env, List<String> problems,
-            Map<Path, String> warnings) {
+    /**
+     * Reads and checks what {@code prepare} needs: the store and the broker's address.
+     *
+     * @param env the environment, e.g. {@link System#getenv()}
+     * @return the settings
+     * @throws ConfigException with one line per problem, when any of those is missing or malformed
+     */
+    static Prepare forPrepare(Map<String, String> env) {
+        Variables variables = new Variables(env);
+        Stores stores = stores(variables);
+        BrokerAddress broker = broker(variables);
+        Optional<Path> certificate = certificate(variables, broker);
+        return variables.check(() -> new Prepare(stores, broker, certificate, variables.warnings()));
+    }
+
+    /**
+     * Reads and checks {@code MESH_STORE_IDENTITY_FILE} and {@code MESH_STORE_IDENTITY_PORT}.
+     *
+     * @param env the environment, e.g. {@link System#getenv()}
+     * @return the settings
+     * @throws ConfigException with one line per problem, when either is missing or malformed
+     */
+    static IdentityStore forIdentity(Map<String, String> env) {
+        Variables variables = new Variables(env);
+        Endpoint identity = endpoint(Database.IDENTITY, variables);
+        return variables.check(() -> new IdentityStore(identity, variables.warnings()));
+    }
+
+    private static Stores stores(Variables variables) {
+        Endpoint inventory = endpoint(Database.INVENTORY, variables);
+        Endpoint identity = endpoint(Database.IDENTITY, variables);
+        Endpoint licences = endpoint(Database.LICENCES, variables);
+        return inventory == null || identity == null || licences == null ? null
+                : new Stores(inventory, identity, licences);
+    }
+
+    private static Endpoint endpoint(Database database, Variables variables) {
         String prefix = "MESH_STORE_" + database.name();
-        String fileVariable = prefix + "_FILE";
-        String portVariable = prefix + "_PORT";
-        Address address = address(portVariable, env.get(portVariable), problems);
-        JsonNode credentials = credentials(fileVariable, env.get(fileVariable), problems);
-        if (credentials != null) {
-            warnIfReadableByOthers(fileVariable, Path.of(env.get(fileVariable)), warnings);
-        }
+        Variables.Address address = variables.address(prefix + "_PORT", DATABASE);
+        JsonNode credentials = variables.file(prefix + "_FILE", STORE_FILE, json -> List.of());
         if (address == null || credentials == null) {
             return null;
         }
-        return new Endpoint(address.host(), address.port(), credentials.get("database").stringValue(),
-                credentials.get("user").stringValue(), Secret.of(credentials.get("password").stringValue()));
+        return new Endpoint(address.host(), address.port(), text(credentials, "database"), text(credentials, "user"),
+                Secret.of(text(credentials, "password")));
     }
 
-    private record Address(String host, int port) {
-    }
-
-    /** {@code host:port}, {@code [v6-address]:port} for IPv6. */
-    private static Address address(String variable, String value, List<String> problems) {
-        if (value == null || value.isBlank()) {
-            problems.add(variable + " is not set; set it to the database server's host:port, e.g. 127.0.0.1:5432");
+    private static BrokerAddress broker(Variables variables) {
+        Variables.Address address = variables.address("MESH_BROKER_ADDRESS_PORT", BROKER);
+        JsonNode credentials = variables.file("MESH_BROKER_ADDRESS_FILE", BROKER_FILE, json -> List.of());
+        if (address == null || credentials == null) {
             return null;
         }
-        int colon = value.lastIndexOf(':');
-        String host = colon < 0 ? "" : value.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        int port = colon < 0 ? -1 : port(value.substring(colon + 1));
-        if (host.isEmpty() || host.contains(" ") || (host.contains(":") && !value.startsWith("[")) || port < 0) {
-            problems.add(variable + "=" + value + " is not host:port; write e.g. 127.0.0.1:5432, db.mesh.internal:5432"
-                    + " or [::1]:5432 (port 1-65535)");
-            return null;
-        }
-        return new Address(host, port);
+        return new BrokerAddress(address.host(), address.port(), text(credentials, "vhost"), text(credentials, "user"),
+                Secret.of(text(credentials, "password")));
     }
 
-    private static int port(String text) {
-        if (text.isEmpty() || text.length() > 5 || !text.chars().allMatch(Character::isDigit)
-                || text.startsWith("0")) {
-            return -1;
+    /** Both variables or neither: one alone is a problem, so that a typo never turns the API off silently. */
+    private static Optional<BrokerManagement> management(Variables variables) {
+        String port = "MESH_BROKER_MANAGEMENT_PORT";
+        String file = "MESH_BROKER_MANAGEMENT_FILE";
+        if (!variables.isSet(port) && !variables.isSet(file)) {
+            return Optional.empty();
         }
-        int port = Integer.parseInt(text);
-        return port <= 65_535 ? port : -1;
+        Variables.Address address = null;
+        JsonNode credentials = null;
+        if (variables.isSet(port)) {
+            address = variables.address(port, MANAGEMENT);
+        } else {
+            variables.problem(port + " is not set, but " + file + " is; set it to the broker's management API "
+                    + "host:port, e.g. 127.0.0.1:" + MANAGEMENT.port() + ", or unset " + file + " to run without "
+                    + "the management API");
+        }
+        if (variables.isSet(file)) {
+            credentials = variables.file(file, MANAGEMENT_FILE, json -> List.of());
+        } else {
+            variables.problem(file + " is not set, but " + port + " is; set it to the path of a JSON file "
+                    + MANAGEMENT_FILE.fields() + " readable by this process, or unset " + port + " to run without "
+                    + "the management API");
+        }
+        if (address == null || credentials == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new BrokerManagement(address.host(), address.port(), text(credentials, "user"),
+                Secret.of(text(credentials, "password"))));
     }
 
-    /** The credentials file's JSON, checked; {@code null} after adding a problem. Never quotes the file's content. */
-    private static JsonNode credentials(String variable, String value, List<String> problems) {
-        if (value == null || value.isBlank()) {
-            problems.add(variable + " is not set; set it to the path of a JSON file {\"user\", \"password\", "
-                    + "\"database\"} readable by this process");
-            return null;
+    /**
+     * The CA file when {@code MESH_BROKER_CERTIFICATE} is set: it must hold an X.509 certificate.
+     * When it is not set the connection is plain AMQP, which carries the password in the clear: only
+     * a broker on loopback is allowed then. A broker address that is wrong is reported on its own.
+     */
+    private static Optional<Path> certificate(Variables variables, BrokerAddress broker) {
+        String variable = "MESH_BROKER_CERTIFICATE";
+        String value = variables.value(variable);
+        if (value == null) {
+            if (broker != null && !loopback(broker.host())) {
+                variables.problem(variable + " is not set and MESH_BROKER_ADDRESS_PORT="
+                        + new Variables.Address(broker.host(), broker.port()).text() + " is not loopback: plain AMQP "
+                        + "is allowed only on loopback (127.0.0.0/8, ::1, localhost); set " + variable + " to the PEM "
+                        + "file of the CA the broker's certificate chains to");
+            }
+            return Optional.empty();
         }
         Path file = Path.of(value);
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
-        } catch (IOException | SecurityException e) {
-            problems.add(variable + "=" + value + ": cannot read the file (" + why(file, e) + "); check the path and "
-                    + "that this process may read it");
-            return null;
-        }
-        JsonNode json;
-        try {
-            json = MAPPER.readTree(bytes);
-        } catch (JacksonException e) {
-            // Jackson's message may quote the content, which holds the password: only the position is kept.
-            TokenStreamLocation at = e.getLocation();
-            problems.add(variable + "=" + value + ": not valid JSON" + (at == null || at.getLineNr() < 1 ? ""
-                    : " at line " + at.getLineNr() + ", column " + at.getColumnNr())
-                    + "; write {\"user\": \"…\", \"password\": \"…\", \"database\": \"…\"}");
-            return null;
-        }
-        List<String> wrong = new ArrayList<>();
-        if (json == null || !json.isObject()) {
-            wrong.add("it is not a JSON object");
-        } else {
-            json.propertyNames().stream().filter(name -> !CREDENTIAL_FIELDS.contains(name)).sorted()
-                    .forEach(name -> wrong.add("unknown field \"" + name + "\""));
-            for (String field : List.of("user", "password", "database")) {
-                JsonNode node = json.get(field);
-                if (node == null) {
-                    wrong.add("\"" + field + "\" is missing");
-                } else if (!node.isString() || node.stringValue().isEmpty()) {
-                    wrong.add("\"" + field + "\" must be a non-empty string");
-                }
-            }
-        }
-        if (!wrong.isEmpty()) {
-            problems.add(variable + "=" + value + ": " + String.join(", ", wrong) + "; write {\"user\": \"…\", "
-                    + "\"password\": \"…\", \"database\": \"…\"}");
-            return null;
-        }
-        return json;
-    }
-
-    /** One warning per file, however many variables name it: the first names it. */
-    private static void warnIfReadableByOthers(String variable, Path file, Map<Path, String> warnings) {
-        Path key = file.toAbsolutePath().normalize();
-        if (warnings.containsKey(key)) {
-            return;
-        }
-        Set<PosixFilePermission> mode;
-        try {
-            mode = Files.getPosixFilePermissions(file);
-        } catch (IOException | UnsupportedOperationException e) {
-            // Read a moment ago, so it exists; no mode to tell (not a POSIX file system) is no warning.
-            return;
-        }
-        if (mode.stream().anyMatch(READABLE_BY_OTHERS::contains)) {
-            warnings.put(key, variable + "=" + file + ": the credentials file has mode "
-                    + PosixFilePermissions.toString(mode) + ", so other users of this machine may read its password; "
-                    + "run chmod 600 " + file);
-        }
-    }
-
-    private static String why(Path file, Exception e) {
         if (Files.isDirectory(file)) {
-            return "it is a directory";
+            variables.problem(variable + "=" + value + ": cannot read the file (it is a directory); give the PEM file "
+                    + "of the CA the broker's certificate chains to");
+            return Optional.of(file);
         }
-        return switch (e) {
-            case java.nio.file.NoSuchFileException missing -> "it does not exist";
-            case java.nio.file.AccessDeniedException denied -> "permission denied";
-            default -> e.getClass().getSimpleName();
-        };
+        try (InputStream in = Files.newInputStream(file)) {
+            if (CertificateFactory.getInstance("X.509").generateCertificates(in).isEmpty()) {
+                variables.problem(variable + "=" + value + ": the file holds no certificate; give the PEM file of the "
+                        + "CA the broker's certificate chains to (-----BEGIN CERTIFICATE----- …)");
+            }
+        } catch (IOException | SecurityException e) {
+            variables.problem(variable + "=" + value + ": cannot read the file (" + Variables.why(file, e) + "); check "
+                    + "the path and that this process may read it");
+        } catch (CertificateException e) {
+            variables.problem(variable + "=" + value + ": not an X.509 certificate in PEM (or DER); give the PEM file "
+                    + "of the CA the broker's certificate chains to (-----BEGIN CERTIFICATE----- …)");
+        }
+        return Optional.of(file);
+    }
+
+    /**
+     * {@code localhost}, or an IPv4 or IPv6 literal of loopback. A host name is never resolved:
+     * nothing is looked up before the settings are checked, and a name that resolves to loopback
+     * today may not tomorrow.
+     */
+    static boolean loopback(String host) {
+        if (host.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        if (!host.contains(":") && !host.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}")) {
+            return false;
+        }
+        try {
+            // A literal address: getByName parses it without a lookup.
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    private static NatsAddress nats(Variables variables) {
+        JsonNode json = variables.file("MESH_BUS_NATS_FILE", NATS_FILE, Config::natsRules);
+        if (json == null) {
+            return null;
+        }
+        return new NatsAddress(text(json, "url"), json.has("user") ? text(json, "user") : "",
+                Secret.of(json.has("password") ? text(json, "password") : ""),
+                Secret.of(json.has("token") ? text(json, "token") : ""));
+    }
+
+    /** What is wrong with a NATS file of the right shape; never a value but the URL's scheme. */
+    private static List<String> natsRules(JsonNode json) {
+        List<String> wrong = new ArrayList<>();
+        String url = text(json, "url");
+        try {
+            URI uri = new URI(url);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (uri.getRawUserInfo() != null) {
+                wrong.add("\"url\" holds a user or password: give them as \"user\" and \"password\" (or \"token\")");
+            } else if (!Set.of("nats", "tls").contains(scheme) || uri.getHost() == null || uri.getPort() == 0
+                    || uri.getPort() > 65_535 || !(uri.getRawPath() == null || uri.getRawPath().isEmpty() || uri.getRawPath().equals("/"))
+                    || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+                wrong.add("\"url\" is not nats://host:port or tls://host:port");
+            }
+        } catch (URISyntaxException e) {
+            wrong.add("\"url\" is not nats://host:port or tls://host:port");
+        }
+        if (json.has("user") && !json.has("password")) {
+            wrong.add("\"user\" needs \"password\"");
+        }
+        if (json.has("password") && !json.has("user")) {
+            wrong.add("\"password\" needs \"user\"");
+        }
+        if (json.has("token") && (json.has("user") || json.has("password"))) {
+            wrong.add("\"token\" excludes \"user\" and \"password\": give one way to log in");
+        }
+        if (json.has("creds")) {
+            wrong.add("\"creds\" (an NKey credentials file) is not supported: this controller cannot sign NATS's NKey "
+                    + "challenge; log in with \"user\" and \"password\", or \"token\"");
+        }
+        return wrong;
+    }
+
+    private static String text(JsonNode json, String field) {
+        return json.get(field).stringValue();
     }
 }

@@ -8,8 +8,8 @@ import picocli.CommandLine;
 
 /**
  * Entry point of the {@code mesh-controller} command: the command line of {@code controller-cli}
- * with the commands that need the store, {@code prepare} and {@code serve}, added, and the process's
- * environment given to it. Every failure becomes text and an exit code in one place,
+ * with the commands that need the store added — {@code prepare}, {@code serve}, {@code grant},
+ * {@code revoke} and {@code principals} — and the process's environment given to it. Every failure becomes text and an exit code in one place,
  * {@link Failures}: no stack trace ever reaches the user.
  */
 public final class Main {
@@ -34,6 +34,8 @@ public final class Main {
      * @return a new command line, not shared
      */
     static CommandLine commandLine(Map<String, String> env) {
-        return MeshCommands.commandLine(env, System.in, System.out, List.of(new PrepareCommand(env), new ServeCommand()));
+        return MeshCommands.commandLine(env, System.in, System.out, List.of(new PrepareCommand(env),
+                new ServeCommand(env), new IdentityCommands.Grant(env), new IdentityCommands.Revoke(env),
+                new IdentityCommands.Principals(env)));
     }
 }

@@ -18,13 +18,18 @@ import picocli.CommandLine.Spec;
  * {@code mesh-controller prepare}: migrates the three store databases to the schema this
  * controller carries. Idempotent: a second run changes nothing and says so. Each database is tried
  * even when one before it failed, so one run reports every database's state.
+ *
+ * <p>It reads the broker's address too ({@link Config#forPrepare}), and refuses to start without
+ * it, because declaring the broker's topology is part of preparing (DESIGN.md section 11); that
+ * step is not wired yet, so the address is checked and not used.
  */
 @Command(name = "prepare",
         mixinStandardHelpOptions = true,
         versionProvider = JarVersion.class,
         description = "Migrates the store's databases (inventory, identity, licences) to this controller's "
                 + "schema, as configured by MESH_STORE_{INVENTORY,IDENTITY,LICENCES}_{FILE,PORT}. Safe to run "
-                + "again: a database already up to date is left alone.",
+                + "again: a database already up to date is left alone. Needs the broker's address too "
+                + "(MESH_BROKER_ADDRESS_{FILE,PORT}, MESH_BROKER_CERTIFICATE), for the broker's topology.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:every database is up to date",
@@ -43,7 +48,7 @@ final class PrepareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Config config = Config.from(env);
+        Config.Prepare config = Config.forPrepare(env);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         config.warnings().forEach(warning -> err.println("mesh-controller: warning: " + warning));
@@ -51,7 +56,8 @@ final class PrepareCommand implements Callable<Integer> {
         int changed = 0;
         for (Database database : Database.values()) {
             try {
-                MigrationReport report = Migrations.of(database, config.endpoint(database).dataSource()).migrate();
+                MigrationReport report = Migrations.of(database, config.stores().endpoint(database).dataSource())
+                        .migrate();
                 out.println(report.text());
                 changed += report.changed() ? 1 : 0;
             } catch (StoreException e) {

@@ -10,6 +10,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -22,7 +24,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code mesh-controller serve --dev [--state DIR] [--http HOST:PORT] [--mesh FILE]}: runs the
  * development controller ({@link DevController}) until SIGTERM or SIGINT, after one ready line
- * with its endpoint. The mesh's own controller ({@code serve} with the broker) is not built yet.
+ * with its endpoint. The mesh's own controller ({@code serve} without {@code --dev}) reads and
+ * checks its whole environment ({@link Config#forServe}) and then refuses: the broker transport is
+ * not wired into it yet.
  *
  * <p>Everything the command line decides is checked before the embedded store starts (which is
  * slow, and leaves a state directory behind): {@code --http} is a loopback address unless
@@ -39,14 +43,17 @@ import picocli.CommandLine.Spec;
         exitCodeList = {
             "143:stopped by SIGTERM after serving (130: by Ctrl-C)",
             "1:the controller could not start (the line says why), or the mesh file has problems",
-            "2:the command line is wrong"})
+            "2:the command line or the environment is wrong"})
 final class ServeCommand implements Callable<Integer> {
+
+    private final Map<String, String> env;
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--dev", description = "Run the development controller (required for now: the mesh's "
-            + "controller, with its broker, comes later).")
+    @Option(names = "--dev", description = "Run the development controller (required for now: without it, "
+            + "the environment of the mesh's controller is checked, and then the start is refused, since the broker "
+            + "transport is not wired yet).")
     private boolean dev;
 
     @Option(names = "--state", paramLabel = "DIR", defaultValue = ".mesh-dev",
@@ -67,11 +74,20 @@ final class ServeCommand implements Callable<Integer> {
             description = "A mesh file whose nodes, modules and assignments are loaded when the store is empty.")
     private Path mesh;
 
+    ServeCommand(Map<String, String> env) {
+        this.env = Objects.requireNonNull(env, "env");
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         if (!dev) {
-            throw new ParameterException(spec.commandLine(), "serve needs --dev: this version runs the development "
-                    + "controller only (the mesh's controller needs the broker, which comes later)");
+            Config.Serve config = Config.forServe(env);
+            PrintWriter err = spec.commandLine().getErr();
+            config.warnings().forEach(warning -> err.println("mesh-controller: warning: " + warning));
+            err.flush();
+            throw new CommandException("the environment of serve is in order, but the mesh's controller cannot "
+                    + "start yet: the broker transport is not wired into serve; nothing was started (serve --dev "
+                    + "runs the development controller)");
         }
         InetSocketAddress address = address(http);
         if (!allowRemote && !address.getAddress().isLoopbackAddress()) {

@@ -123,7 +123,8 @@ class PrepareCommandIT {
         Cli.Run run = Cli.run(Map.of(), "prepare");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err().lines()).hasSize(6).allSatisfy(line -> assertThat(line).startsWith("mesh-controller: MESH_STORE_"));
+        assertThat(run.err().lines()).hasSize(8).allSatisfy(line -> assertThat(line).startsWith("mesh-controller: MESH_"))
+                .filteredOn(line -> line.startsWith("mesh-controller: MESH_BROKER_ADDRESS_")).hasSize(2);
         assertThat(run.out()).isEmpty();
     }
 
@@ -197,6 +198,13 @@ class PrepareCommandIT {
             env.put(variable + "_PORT", (server.host().contains(":") ? "[" + server.host() + "]" : server.host()) + ":"
                     + server.port());
         }
+        // prepare checks the broker's address too (for the topology); nothing connects to it yet.
+        Path broker = dir.resolve("broker.json");
+        Files.writeString(broker, "{\"user\": \"mesh-controller\", \"password\": \"" + password()
+                + "\", \"vhost\": \"mesh\"}");
+        Files.setPosixFilePermissions(broker, PosixFilePermissions.fromString("rw-------"));
+        env.put("MESH_BROKER_ADDRESS_FILE", broker.toString());
+        env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:5672");
         return env;
     }
 }

@@ -4,6 +4,10 @@ import static dev.mesh.controller.store.internal.schema.identity.Tables.PRINCIPA
 import static dev.mesh.controller.store.internal.schema.identity.Tables.VERB_GRANTS;
 
 import dev.mesh.controller.core.Identity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -50,21 +54,82 @@ public final class PgIdentity implements Identity {
                 .execute());
     }
 
-    /** Grants verbs to a principal that exists; granting one twice changes nothing. */
-    public void grant(String principal, String... verbs) {
-        run("grant verbs to " + principal, tx -> {
+    /**
+     * Adds a principal that is not known yet, with no description; leaves a known one — disabled or
+     * not — as it is. What {@code mesh-controller grant} does before it grants.
+     *
+     * @param principal the user id the transports authenticate
+     * @return whether it was added
+     */
+    public boolean enroll(String principal) {
+        return run("add principal " + principal, tx -> tx.insertInto(PRINCIPALS)
+                .set(PRINCIPALS.NAME, principal).onConflictDoNothing().execute() > 0);
+    }
+
+    /**
+     * Grants verbs to a principal that exists; granting one twice changes nothing.
+     *
+     * @return the verbs it was not granted before, in the order given, each once
+     */
+    public List<String> grant(String principal, String... verbs) {
+        return run("grant verbs to " + principal, tx -> {
+            List<String> granted = new ArrayList<>();
             for (String verb : verbs) {
-                tx.insertInto(VERB_GRANTS).set(VERB_GRANTS.PRINCIPAL, principal).set(VERB_GRANTS.VERB, verb)
-                        .onConflictDoNothing().execute();
+                if (tx.insertInto(VERB_GRANTS).set(VERB_GRANTS.PRINCIPAL, principal).set(VERB_GRANTS.VERB, verb)
+                        .onConflictDoNothing().execute() > 0) {
+                    granted.add(verb);
+                }
             }
-            return null;
+            return List.copyOf(granted);
         });
     }
 
-    /** Takes a verb from a principal. */
-    public void revoke(String principal, String verb) {
-        run("revoke " + verb + " from " + principal, tx -> tx.deleteFrom(VERB_GRANTS)
-                .where(VERB_GRANTS.PRINCIPAL.eq(principal), VERB_GRANTS.VERB.eq(verb)).execute());
+    /**
+     * Takes a verb from a principal.
+     *
+     * @return whether it was granted
+     */
+    public boolean revoke(String principal, String verb) {
+        return run("revoke " + verb + " from " + principal, tx -> tx.deleteFrom(VERB_GRANTS)
+                .where(VERB_GRANTS.PRINCIPAL.eq(principal), VERB_GRANTS.VERB.eq(verb)).execute() > 0);
+    }
+
+    /**
+     * Takes every verb from a principal; the principal stays known, with no grant.
+     *
+     * @return the verbs it was granted, sorted
+     */
+    public List<String> revokeAll(String principal) {
+        return run("revoke every verb from " + principal, tx -> tx.deleteFrom(VERB_GRANTS)
+                .where(VERB_GRANTS.PRINCIPAL.eq(principal)).returningResult(VERB_GRANTS.VERB).fetch()
+                .getValues(VERB_GRANTS.VERB).stream().sorted().toList());
+    }
+
+    /**
+     * A principal as {@link #principals()} lists it.
+     *
+     * @param name the user id the transports authenticate
+     * @param disabled whether it may call nothing, whatever its grants
+     * @param verbs its grants, sorted
+     */
+    public record Principal(String name, boolean disabled, List<String> verbs) {
+
+        /** Checks and copies the parts. */
+        public Principal {
+            Objects.requireNonNull(name, "name");
+            verbs = List.copyOf(verbs);
+        }
+    }
+
+    /** @return every principal, disabled ones too, sorted by name, each with its grants */
+    public List<Principal> principals() {
+        return run("list the principals", tx -> {
+            Map<String, List<String>> grants = tx.select(VERB_GRANTS.PRINCIPAL, VERB_GRANTS.VERB).from(VERB_GRANTS)
+                    .orderBy(VERB_GRANTS.VERB).fetchGroups(VERB_GRANTS.PRINCIPAL, VERB_GRANTS.VERB);
+            return tx.select(PRINCIPALS.NAME, PRINCIPALS.DISABLED_AT).from(PRINCIPALS).orderBy(PRINCIPALS.NAME)
+                    .fetch(row -> new Principal(row.value1(), row.value2() != null,
+                            grants.getOrDefault(row.value1(), List.of())));
+        });
     }
 
     /** Disables a principal: it may call nothing until added again; its grants are kept. */

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.IdentityContract;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link PgIdentity} on a fresh identity database: core's contract (grants, revocation, disabled
- * principals), and what only the store refuses.
+ * principals), and what the tools that manage identity read back: what changed, and the list.
  */
 class PgIdentityIT extends IdentityContract {
 
@@ -42,5 +44,56 @@ class PgIdentityIT extends IdentityContract {
     @Override
     protected void disable(String principal) {
         identity.disable(principal);
+    }
+
+    @Test
+    void enroll_addsAnUnknownPrincipalOnce_andLeavesADisabledOneDisabled() {
+        newIdentity();
+
+        assertThat(identity.enroll("n1")).isTrue();
+        assertThat(identity.enroll("n1")).isFalse();
+        identity.disable("n1");
+        assertThat(identity.enroll("n1")).isFalse();
+
+        assertThat(identity.principals()).containsExactly(new PgIdentity.Principal("n1", true, List.of()));
+    }
+
+    @Test
+    void grant_saysWhichVerbsWereNew_revokeSaysWhetherOneWasGranted() {
+        newIdentity();
+        identity.enroll("n1");
+
+        assertThat(identity.grant("n1", "status", "assign")).containsExactly("status", "assign");
+        assertThat(identity.grant("n1", "assign", "push", "push")).containsExactly("push");
+        assertThat(identity.revoke("n1", "push")).isTrue();
+        assertThat(identity.revoke("n1", "push")).isFalse();
+        assertThat(identity.revoke("stranger", "push")).isFalse();
+    }
+
+    @Test
+    void revokeAll_takesEveryVerb_keepsThePrincipal() {
+        newIdentity();
+        identity.enroll("n1");
+        identity.grant("n1", "status", "assign", "tools");
+
+        assertThat(identity.revokeAll("n1")).containsExactly("assign", "status", "tools");
+        assertThat(identity.revokeAll("n1")).isEmpty();
+        assertThat(identity.revokeAll("stranger")).isEmpty();
+        assertThat(identity.principals()).containsExactly(new PgIdentity.Principal("n1", false, List.of()));
+    }
+
+    @Test
+    void principals_sortedByName_eachWithItsVerbsSorted() {
+        newIdentity();
+        identity.add("ops", "the operators");
+        identity.enroll("builder");
+        identity.enroll("n1");
+        identity.grant("ops", "status", "assign", "build");
+        identity.grant("builder", "build");
+
+        assertThat(identity.principals()).containsExactly(
+                new PgIdentity.Principal("builder", false, List.of("build")),
+                new PgIdentity.Principal("n1", false, List.of()),
+                new PgIdentity.Principal("ops", false, List.of("assign", "build", "status")));
     }
 }

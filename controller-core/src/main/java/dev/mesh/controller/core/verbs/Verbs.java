@@ -107,6 +107,14 @@ public final class Verbs {
         return MUTATING.contains(verb);
     }
 
+    /**
+     * @return the name of every verb, in the order of {@link #tools()}: what an identity grant may
+     *     name
+     */
+    public static List<String> names() {
+        return TOOLS.stream().map(Tool::name).toList();
+    }
+
     /** @return every verb as a tool, in a stable order */
     public List<Tool> tools() {
         return TOOLS;

@@ -72,6 +72,12 @@ class VerbsTest {
     }
 
     @Test
+    void names_areTheToolsNames_inTheirOrder() {
+        assertThat(Verbs.names()).containsExactly("tools", "status", "nodes", "node", "modules", "seats", "builds",
+                "plan", "assign", "unassign", "push", "build");
+    }
+
+    @Test
     void pushAssignPlan_composesTheMeshAndTellsThePlan() throws IOException {
         pushExamples();
         for (Assignment a : ComposerTest.assignments()) {
