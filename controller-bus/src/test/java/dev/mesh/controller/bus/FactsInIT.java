@@ -73,6 +73,7 @@ class FactsInIT {
                     ProcessState.State.RUNNING, T0, 99));
         }
         assertThat(inventory.reportCalls()).isLessThan(1_000 / 10);
+        awaitWritten(1_000);
         FactsIn.Counts counts = in.counts();
         assertThat(counts.received()).isEqualTo(1_000);
         assertThat(counts.written()).isEqualTo(1_000);
@@ -107,7 +108,19 @@ class FactsInIT {
         assertThat(facts.revision()).isEmpty();
         assertThat(facts.processes()).isEmpty();
         assertThat(in.counts().dropped(FactsIn.Drop.UNREADABLE)).isEqualTo(2);
+        awaitWritten(1);
         assertThat(in.counts().written()).isEqualTo(1);
+    }
+
+    /**
+     * Waits for the writer to count what the inventory took: it counts a batch just after {@code report}
+     * returns, so right after {@link CountingInventory#awaitReported} the count may be a batch behind.
+     */
+    private void awaitWritten(long written) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (in.counts().written() < written && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
     }
 
     private void publish(String subjectNode, String body) {
