@@ -5,11 +5,7 @@ import dev.mesh.controller.core.Inventory;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
-import io.nats.client.Nats;
-import io.nats.client.Options;
-import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -97,23 +93,8 @@ public final class FactsIn implements AutoCloseable {
      * @throws BusException when NATS cannot be reached or refuses the credentials
      */
     public static FactsIn start(NatsSettings settings, Inventory inventory, Clock clock) {
-        Options.Builder options = new Options.Builder().server(settings.url()).connectionName("mesh-controller facts")
-                .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(-1).reconnectWait(Duration.ofSeconds(1));
-        if (!settings.user().isEmpty()) {
-            options.userInfo(settings.user().toCharArray(), settings.password().reveal().toCharArray());
-        } else if (!settings.password().isEmpty()) {
-            options.token(settings.password().reveal().toCharArray());
-        }
-        Connection connection;
-        try {
-            connection = Nats.connect(options.build());
-        } catch (IOException e) {
-            throw new BusException("cannot connect to NATS at " + settings.url() + " (" + e.getMessage()
-                    + "); check that it runs there and that the user and password or token are right", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BusException("interrupted while connecting to NATS at " + settings.url(), e);
-        }
+        Connection connection = NatsConnector.connect(settings,
+                NatsConnector.options(settings, "mesh-controller facts").build());
         FactsReader reader = new FactsReader(settings.subjectPrefix());
         FactsIn in = new FactsIn(connection, settings.url(), reader, FactsWriter.start(inventory, clock), clock);
         Dispatcher dispatcher = connection.createDispatcher(in::handle);

@@ -141,6 +141,10 @@ public final class Topology {
             }
             throw new BusException("cannot declare " + kind + " " + name + " on the broker: " + Broker.reason(e)
                     + "; check that RabbitMQ runs and that the controller's user may configure the virtual host", e);
+        } catch (ShutdownSignalException e) {
+            // The connection is closed (the client's AlreadyClosedException), e.g. while it recovers.
+            throw new BusException("cannot declare " + kind + " " + name + " on the broker: " + Broker.reason(e)
+                    + "; the connection is closed: check that RabbitMQ runs, then declare again", e);
         } finally {
             // A refused declaration closed the channel already; abort does nothing to a closed one.
             Broker.abort(channel);

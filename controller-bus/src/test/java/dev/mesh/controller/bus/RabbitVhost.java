@@ -67,6 +67,24 @@ final class RabbitVhost implements AutoCloseable {
         return user;
     }
 
+    /**
+     * Has the broker close one client's connection to this virtual host, as a broker restart or a cut network
+     * would (the client sees {@code CONNECTION_FORCED} and its automatic recovery starts).
+     *
+     * @param clientPort the connection's local port ({@code Connection.getLocalPort()})
+     */
+    void closeConnection(int clientPort) {
+        String listing = rabbitmqctl("list_connections", "--no-table-headers", "pid", "peer_port", "vhost");
+        for (String line : listing.split("\n")) {
+            String[] columns = line.trim().split("\t");
+            if (columns.length == 3 && columns[1].equals(Integer.toString(clientPort)) && columns[2].equals(name)) {
+                rabbitmqctl("close_connection", columns[0], "closed by the test");
+                return;
+            }
+        }
+        fail("no connection from port " + clientPort + " to virtual host " + name + " in:\n" + listing);
+    }
+
     private void permit(String user) {
         rabbitmqctl("set_permissions", "-p", name, user, ".*", ".*", ".*");
     }
@@ -79,7 +97,8 @@ final class RabbitVhost implements AutoCloseable {
         rabbitmqctl("delete_vhost", name);
     }
 
-    private static void rabbitmqctl(String... arguments) {
+    /** @return what it printed */
+    private static String rabbitmqctl(String... arguments) {
         List<String> command = new ArrayList<>(List.of("rabbitmqctl", "-q"));
         command.addAll(List.of(arguments));
         try {
@@ -94,12 +113,13 @@ final class RabbitVhost implements AutoCloseable {
                 fail(String.join(" ", command) + " failed (exit " + process.exitValue() + "): " + output
                         + "\nstart RabbitMQ with " + START + "; the tests run rabbitmqctl, so run them as root");
             }
+            return output;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run rabbitmqctl (install RabbitMQ, run the tests as root): "
                     + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            fail("interrupted while running " + String.join(" ", command));
+            return fail("interrupted while running " + String.join(" ", command));
         }
     }
 }
