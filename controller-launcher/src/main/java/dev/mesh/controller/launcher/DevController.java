@@ -126,7 +126,7 @@ final class DevController implements AutoCloseable {
         Closer.throwIfAny(failures);
     }
 
-    private static void createPrivateDirectory(Path directory) {
+    static void createPrivateDirectory(Path directory) {
         try {
             if (!Files.isDirectory(directory)) {
                 Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(

@@ -3,12 +3,15 @@ package dev.mesh.controller.launcher;
 import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.manifest.ManifestException;
+import dev.mesh.controller.mcp.BearerToken;
+import dev.mesh.controller.mcp.McpHttpServer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -51,9 +54,9 @@ final class ServeCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--dev", description = "Run the development controller (required for now: without it, "
-            + "the environment of the mesh's controller is checked, and then the start is refused, since the broker "
-            + "transport is not wired yet).")
+    @Option(names = "--dev", description = "Run the development controller. Without it: the mesh's controller, "
+            + "from the environment its manifest gives it (MESH_STORE_*, MESH_BROKER_*, MESH_BUS_NATS_FILE), over "
+            + "the broker and the bus.")
     private boolean dev;
 
     @Option(names = "--state", paramLabel = "DIR", defaultValue = ".mesh-dev",
@@ -61,9 +64,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     private Path state;
 
-    @Option(names = "--http", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:7300",
-            description = "Where to serve MCP over HTTP, POST /mcp; port 0 for any free port "
-                    + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--http", paramLabel = "HOST:PORT",
+            description = "Where to serve MCP over HTTP, POST /mcp, with the bearer token of the state directory; "
+                    + "port 0 for any free port (--dev: default " + DEV_HTTP + "; the mesh's controller: no HTTP "
+                    + "unless given, and HTTP callers are the principal '" + LocalNode.NAME + "', granted like any "
+                    + "other).")
     private String http;
 
     @Option(names = "--allow-remote", description = "Allow --http on an address other than loopback: every "
@@ -74,6 +79,9 @@ final class ServeCommand implements Callable<Integer> {
             description = "A mesh file whose nodes, modules and assignments are loaded when the store is empty.")
     private Path mesh;
 
+    /** Where {@code serve --dev} listens unless told otherwise. */
+    static final String DEV_HTTP = "127.0.0.1:7300";
+
     ServeCommand(Map<String, String> env) {
         this.env = Objects.requireNonNull(env, "env");
     }
@@ -81,13 +89,10 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         if (!dev) {
-            Config.Serve config = Config.forServe(env);
-            PrintWriter err = spec.commandLine().getErr();
-            config.warnings().forEach(warning -> err.println("mesh-controller: warning: " + warning));
-            err.flush();
-            throw new CommandException("the environment of serve is in order, but the mesh's controller cannot "
-                    + "start yet: the broker transport is not wired into serve; nothing was started (serve --dev "
-                    + "runs the development controller)");
+            return serveMesh();
+        }
+        if (http == null) {
+            http = DEV_HTTP;
         }
         InetSocketAddress address = address(http);
         if (!allowRemote && !address.getAddress().isLoopbackAddress()) {
@@ -116,6 +121,47 @@ final class ServeCommand implements Callable<Integer> {
         if (!controller.loaded().isEmpty()) {
             out.println(controller.loaded());
         }
+        out.println(controller.readyLine());
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    /**
+     * Runs the mesh's controller: checks the whole environment first (every problem at once, exit 2,
+     * before anything connects), then the --http address, then connects and serves until SIGTERM.
+     */
+    private int serveMesh() throws InterruptedException {
+        Config.Serve config = Config.forServe(env);
+        PrintWriter err = spec.commandLine().getErr();
+        config.warnings().forEach(warning -> err.println("mesh-controller: warning: " + warning));
+        err.flush();
+        Optional<McpHttpServer.Config> httpConfig = Optional.empty();
+        if (http != null) {
+            InetSocketAddress address = address(http);
+            if (!allowRemote && !address.getAddress().isLoopbackAddress()) {
+                throw new ParameterException(spec.commandLine(), "--http " + http + " is not a loopback address: "
+                        + "every machine that reaches it could try the token; listen on 127.0.0.1, or add "
+                        + "--allow-remote to serve other machines too");
+            }
+            checkListenable(address);
+            Path directory = state.toAbsolutePath().normalize();
+            DevController.createPrivateDirectory(directory);
+            BearerToken token = Files.exists(directory.resolve(BearerToken.FILE_NAME)) ? BearerToken.read(directory)
+                    : BearerToken.create(directory);
+            httpConfig = Optional.of(new McpHttpServer.Config(address, allowRemote, token, LocalNode.NAME,
+                    McpHttpServer.Config.DEFAULT_MAX_CONCURRENT));
+        }
+        MeshController controller = MeshController.start(config, httpConfig);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                controller.close();
+            } finally {
+                stopped.countDown();
+            }
+        }, "mesh-controller-stop"));
+        PrintWriter out = spec.commandLine().getOut();
         out.println(controller.readyLine());
         out.flush();
         stopped.await();

@@ -1,0 +1,181 @@
+package dev.mesh.controller.launcher;
+
+import dev.mesh.controller.bus.Broker;
+import dev.mesh.controller.bus.BrokerBuilders;
+import dev.mesh.controller.bus.BrokerDeliveries;
+import dev.mesh.controller.bus.BrokerSettings;
+import dev.mesh.controller.bus.BrokerVerbs;
+import dev.mesh.controller.bus.FactsIn;
+import dev.mesh.controller.bus.NatsEvents;
+import dev.mesh.controller.bus.NatsSettings;
+import dev.mesh.controller.bus.ReportsIn;
+import dev.mesh.controller.bus.Topology;
+import dev.mesh.controller.cli.JarVersion;
+import dev.mesh.controller.core.Events;
+import dev.mesh.controller.core.Facts;
+import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.Secret;
+import dev.mesh.controller.core.execute.Execution;
+import dev.mesh.controller.core.execute.Executor;
+import dev.mesh.controller.core.memory.ForwardingInventory;
+import dev.mesh.controller.core.verbs.Verbs;
+import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.mcp.McpHttpServer;
+import dev.mesh.controller.store.ConnectionPool;
+import dev.mesh.controller.store.Database;
+import dev.mesh.controller.store.Migrations;
+import dev.mesh.controller.store.PgIdentity;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The mesh's controller (DESIGN.md sections 7 to 11): the store's three databases, the broker's verbs,
+ * reports, declarations and builds, the bus's facts and events, and the executor that carries out the
+ * plan while this controller holds the plan lock; optionally the verbs over loopback HTTP too. What
+ * {@code serve} without {@code --dev} runs.
+ *
+ * <p>Until the broker leads (issue 13), this controller is active while it holds the plan lock: the
+ * first to start takes it, a second stays standby — answering nothing that needs the lock and planning
+ * nothing — and takes over within a second of the first letting go.
+ */
+final class MeshController implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MeshController.class);
+    /** How often a standby tries the lock, and how often the executor runs a round without a change. */
+    static final Duration TICK = Duration.ofSeconds(1);
+
+    private final String instance;
+    private final Lifecycle lifecycle;
+    private final Optional<McpHttpServer> http;
+    private final Closer opened;
+
+    private MeshController(String instance, Lifecycle lifecycle, Optional<McpHttpServer> http, Closer opened) {
+        this.instance = instance;
+        this.lifecycle = lifecycle;
+        this.http = http;
+        this.opened = opened;
+    }
+
+    /**
+     * Connects to everything, checks the schemas and the broker's topology, and starts serving.
+     *
+     * @param config the checked environment
+     * @param http where to serve the verbs over HTTP too, with its token; empty for no HTTP
+     * @return the running controller
+     * @throws dev.mesh.controller.manifest.MeshException when a part cannot be reached or refuses (the
+     *     store's, the bus's category), or a schema is behind; what was opened is closed again
+     */
+    static MeshController start(Config.Serve config, Optional<McpHttpServer.Config> http) {
+        Closer opened = new Closer();
+        Clock clock = Clock.systemUTC();
+        String instance = Instance.id();
+        try {
+            for (Database database : Database.values()) {
+                try (ConnectionPool pool = ConnectionPool.open(config.stores().endpoint(database), 1)) {
+                    Migrations.of(database, pool.dataSource()).requireUpToDate();
+                }
+            }
+            StorePorts store = StorePorts.open(config.stores().inventory(), config.stores().licences(), instance,
+                    clock, opened);
+            ConnectionPool identityPool = opened.open(ConnectionPool.open(config.stores().identity(), 2));
+            PgIdentity identity = new PgIdentity(identityPool.dataSource());
+
+            Broker broker = opened.open(Broker.connect(brokerSettings(config), instance));
+            Topology.declare(broker);
+            NatsSettings nats = natsSettings(config);
+            NatsEvents natsEvents = opened.open(NatsEvents.start(nats, store.lifecycle()::status, clock));
+            BrokerDeliveries deliveries = opened.open(new BrokerDeliveries(broker));
+            BrokerBuilders builders = opened.open(new BrokerBuilders(broker));
+
+            Execution execution = Execution.of(new Execution.Ports(store.inventory(), deliveries, builders, natsEvents,
+                    Layout.DEFAULT, clock));
+            Executor executor = Executor.start(execution, store.lifecycle(), TICK, new LoggedRounds());
+            opened.onClose(executor::close);
+            Events events = (kind, payload) -> {
+                natsEvents.publish(kind, payload);
+                executor.changed();
+            };
+            Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(store.inventory(), store.licences(),
+                    store.lifecycle(), events, store.requests(), Layout.DEFAULT, clock), identity,
+                    JarVersion.version()));
+            try {
+                store.lifecycle().activate();
+            } catch (RuntimeException e) {
+                LOG.info("controller standby instance={} reason=\"{}\"", instance, e.getMessage());
+            }
+            assembly.keepActive(TICK);
+            assembly.renewStatus(Assembly.STATUS_EVERY);
+            executor.changed();
+
+            opened.open(BrokerVerbs.start(broker, assembly.verbs(), identity, JarVersion.version(),
+                    store.lifecycle()));
+            opened.open(ReportsIn.start(broker, identity, executor::record, clock));
+            opened.open(FactsIn.start(nats, new ForwardingInventory(store.inventory()) {
+                @Override
+                public void report(Collection<Facts> facts) {
+                    super.report(facts);
+                    executor.changed();
+                }
+            }, clock));
+            Optional<McpHttpServer> server = http.map(assembly::serveHttp);
+            Lifecycle.Status status = store.lifecycle().status();
+            LOG.info("controller started mode=mesh instance={} role={} epoch={} broker={} nats={}{}", instance,
+                    status.role().label(), status.epoch(), broker.settings().where(), nats.url(),
+                    server.map(s -> " url=" + s.endpoint()).orElse(""));
+            return new MeshController(instance, store.lifecycle(), server, opened);
+        } catch (RuntimeException e) {
+            opened.closeAll().forEach(e::addSuppressed);
+            throw e;
+        }
+    }
+
+    static BrokerSettings brokerSettings(Config.Serve config) {
+        BrokerAddress address = config.broker();
+        return new BrokerSettings(address.host(), address.port(), address.vhost(), address.user(), address.password(),
+                config.certificate().<BrokerSettings.Transport>map(BrokerSettings.Transport.Tls::new)
+                        .orElse(BrokerSettings.Transport.PLAIN));
+    }
+
+    static NatsSettings natsSettings(Config.Serve config) {
+        NatsAddress address = config.nats();
+        Secret password = address.user().isEmpty() ? address.token() : address.password();
+        return new NatsSettings(address.url(), address.user(), password, "");
+    }
+
+    /** @return the line {@code serve} prints once it serves */
+    String readyLine() {
+        Lifecycle.Status status = lifecycle.status();
+        return "mesh-controller ready: " + instance + " " + status.role().label() + " (epoch " + status.epoch() + ")"
+                + http.map(s -> ", verbs also on " + s.endpoint()).orElse("");
+    }
+
+    /** Stops taking work, lets go of the lock and closes every connection, the last opened first. */
+    @Override
+    public void close() {
+        lifecycle.releasing();
+        Closer.throwIfAny(opened.closeAll());
+        LOG.info("controller stopped mode=mesh instance={}", instance);
+    }
+
+    /** The executor's rounds, logged. */
+    private static final class LoggedRounds implements Executor.Listener {
+
+        @Override
+        public void round(Execution.Round round) {
+            round.delivered().forEach(d -> LOG.info("declaration delivered node={} revision={} epoch={}", d.node(),
+                    d.revision(), d.epoch()));
+            round.sent().forEach(id -> LOG.info("build requested build={}", id));
+            round.waiting().forEach((node, what) -> LOG.debug("delivery waits node={} for={}", node, what));
+            round.failed().forEach((what, why) -> LOG.warn("delivery failed what={} reason=\"{}\"", what, why));
+        }
+
+        @Override
+        public void failed(RuntimeException failure) {
+            LOG.warn("round failed reason=\"{}\"", failure.getMessage());
+        }
+    }
+}
