@@ -75,9 +75,7 @@ final class MeshController implements AutoCloseable {
         String instance = Instance.id();
         try {
             for (Database database : Database.values()) {
-                try (ConnectionPool pool = ConnectionPool.open(config.stores().endpoint(database), 1)) {
-                    Migrations.of(database, pool.dataSource()).requireUpToDate();
-                }
+                Migrations.of(database, config.stores().endpoint(database).dataSource()).requireUpToDate();
             }
             StorePorts store = StorePorts.open(config.stores().inventory(), config.stores().licences(), instance,
                     clock, opened);

@@ -1,0 +1,211 @@
+package dev.mesh.controller.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mesh.controller.bus.BrokerUpstream;
+import dev.mesh.controller.simhost.HostSettings;
+import dev.mesh.controller.simhost.NatsSettings;
+import dev.mesh.controller.simhost.SimulatedBuilder;
+import dev.mesh.controller.simhost.SimulatedHost;
+import dev.mesh.controller.store.Database;
+import dev.mesh.controller.store.Endpoint;
+import dev.mesh.controller.store.PgIdentity;
+import dev.mesh.controller.store.TestDatabases;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The mesh's controller as {@code serve} runs it, from the environment its manifest gives it, on the
+ * local PostgreSQL (three databases of its own), RabbitMQ (a virtual host of its own) and NATS, with
+ * three simulated hosts and a simulated builder speaking the wire contract: push and assign the example
+ * mesh over the broker, and the builds are ordered, the declarations arrive in the order the requires
+ * demand, the hosts' reports acknowledge them and the plan has no changes left. A client in Python
+ * calls a verb over the broker. The controller runs in this JVM (the process form is the bundle's).
+ */
+class MeshServeIT {
+
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+    @TempDir
+    Path dir;
+
+    private final String suffix = UUID.randomUUID().toString().substring(0, 8);
+    private final String vhost = "mesh-it-serve-" + suffix;
+    private final Map<String, String> nodes = Map.of("alpha", "a-" + suffix, "beta", "b-" + suffix, "gamma",
+            "g-" + suffix);
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private MeshController controller;
+    private BrokerUpstream caller;
+
+    @BeforeEach
+    void start() throws Exception {
+        rabbitmqctl("add_vhost", vhost);
+        rabbitmqctl("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*");
+        for (String node : nodes.values()) {
+            rabbitmqctl("add_user", node, node);
+            rabbitmqctl("set_permissions", "-p", vhost, node, ".*", ".*", ".*");
+        }
+        Map<String, String> env = new HashMap<>();
+        for (Database database : Database.values()) {
+            Endpoint endpoint = databases.migrated(database);
+            String name = database.name();
+            env.put("MESH_STORE_" + name + "_FILE", write(name.toLowerCase() + ".json", "{\"user\": \"" + endpoint.user()
+                    + "\", \"password\": \"" + password(endpoint) + "\", \"database\": \"" + endpoint.database()
+                    + "\"}"));
+            env.put("MESH_STORE_" + name + "_PORT", endpoint.host() + ":" + endpoint.port());
+        }
+        env.put("MESH_BROKER_ADDRESS_FILE", write("broker.json", "{\"user\": \"guest\", \"password\": \"guest\", "
+                + "\"vhost\": \"" + vhost + "\"}"));
+        env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:5672");
+        env.put("MESH_BUS_NATS_FILE", write("nats.json", "{\"url\": \"nats://127.0.0.1:4222\"}"));
+        Config.Serve config = Config.forServe(env);
+        PgIdentity identity = new PgIdentity(config.stores().identity().dataSource());
+        identity.enroll("guest");
+        identity.grant("guest", "tools", "status", "nodes", "node", "modules", "seats", "builds", "plan", "assign",
+                "unassign", "push", "build");
+
+        controller = MeshController.start(config, Optional.empty());
+        caller = BrokerUpstream.connect(MeshController.brokerSettings(config), Duration.ofSeconds(20));
+        dev.mesh.controller.simhost.BrokerSettings guest = new dev.mesh.controller.simhost.BrokerSettings("127.0.0.1",
+                5672, vhost, "guest", "guest");
+        opened.add(SimulatedBuilder.open("debian-12", guest));
+        int address = 1;
+        for (String node : nodes.values()) {
+            opened.add(SimulatedHost.open(HostSettings.of(node, "10.0.0." + address++, "debian-12",
+                    guest.withUser(node, node), NatsSettings.of("nats://127.0.0.1:4222"))
+                    .withFactsInterval(Duration.ofMillis(300)).withApplyTime(Duration.ofMillis(200))));
+        }
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable closeable : opened.reversed()) {
+            closeable.close();
+        }
+        if (caller != null) {
+            caller.close();
+        }
+        if (controller != null) {
+            controller.close();
+        }
+        for (String node : nodes.values()) {
+            rabbitmqctl("delete_user", node);
+        }
+        rabbitmqctl("delete_vhost", vhost);
+    }
+
+    @Test
+    void exampleMesh_builtDeliveredInRequiresOrder_acknowledged_noChangesLeft_andPythonIsAnswered() throws Exception {
+        try (Stream<Path> files = Files.list(Path.of("../examples/modules"))) {
+            for (Path file : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+                JsonNode pushed = call("push", Map.of("manifest", Files.readString(file)));
+                assertThat(pushed.path("isError").asBoolean()).as(pushed.toString()).isFalse();
+            }
+        }
+        await("the three hosts' facts", () -> call("nodes", Map.of()).path("structuredContent").path("nodes")
+                .size() == 3);
+        for (String[] assignment : new String[][] {{"mesh-store", "alpha"}, {"mesh-broker", "beta"},
+                {"mesh-bus", "beta"}, {"mesh-controller", "gamma"}, {"mesh-host", "alpha"}, {"mesh-host", "beta"},
+                {"mesh-host", "gamma"}}) {
+            JsonNode assigned = call("assign", Map.of("module", assignment[0], "node", nodes.get(assignment[1])));
+            assertThat(assigned.path("isError").asBoolean()).as(assigned.toString()).isFalse();
+        }
+
+        await("no changes left", () -> call("plan", Map.of()).path("structuredContent").path("plan").path("changes")
+                .isEmpty());
+
+        JsonNode plan = call("plan", Map.of()).path("structuredContent");
+        assertThat(plan.path("text").asString()).contains("No changes");
+        JsonNode rollouts = plan.path("rollouts");
+        Instant beta = delivered(rollouts, "beta");
+        Instant alpha = delivered(rollouts, "alpha");
+        Instant gamma = delivered(rollouts, "gamma");
+        assertThat(beta).as("the broker's host before the store's").isBefore(alpha);
+        assertThat(alpha).as("the store's host before the controller's").isBefore(gamma);
+        for (String node : nodes.values()) {
+            assertThat(rollouts.path(node).path("acknowledged").asString()).isEqualTo(rollouts.path(node)
+                    .path("target").asString());
+        }
+        assertThat(call("builds", Map.of()).path("structuredContent").path("built").size()).isEqualTo(5);
+
+        Process python = new ProcessBuilder("/usr/bin/python3", "../tools/mesh-call.py", "--vhost", vhost, "status")
+                .redirectErrorStream(true).start();
+        assertThat(python.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String answer = new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(python.exitValue()).as(answer).isZero();
+        JsonNode status = JSON.readTree(answer);
+        assertThat(status.at("/result/isError").asBoolean()).as(answer).isFalse();
+        assertThat(status.at("/result/structuredContent/role").asString()).isEqualTo("active");
+        assertThat(status.at("/result/structuredContent/nodes").asInt()).isEqualTo(3);
+        assertThat(status.at("/_headers/epoch").asLong()).isPositive();
+    }
+
+    /** The local server trusts loopback: any password does, and the controller's settings need one. */
+    private static String password(Endpoint endpoint) {
+        return endpoint.password().isEmpty() ? "trusted-on-loopback" : endpoint.password().reveal();
+    }
+
+    private Instant delivered(JsonNode rollouts, String node) {
+        JsonNode delivery = rollouts.path(nodes.get(node)).path("delivered");
+        assertThat(delivery.isObject()).as(node + " delivered: " + rollouts).isTrue();
+        return Instant.parse(delivery.path("at").asString());
+    }
+
+    private JsonNode call(String verb, Map<String, Object> arguments) {
+        Map<String, Object> request = Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call", "params",
+                Map.of("name", verb, "arguments", arguments));
+        return caller.exchange(JSON.valueToTree(request)).orElseThrow().path("result");
+    }
+
+    private static void await(String what, java.util.function.BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + PATIENCE.toSeconds() + " s: " + what);
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private String write(String name, String content) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, content);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        return file.toString();
+    }
+
+    private static void rabbitmqctl(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("rabbitmqctl", "-q"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new AssertionError(String.join(" ", command) + " failed: " + out + " (is RabbitMQ running? start it: "
+                    + "rabbitmq-server -detached)");
+        }
+    }
+}
