@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -109,22 +110,9 @@ final class ServeCommand implements Callable<Integer> {
                     + (e.problems().size() == 1 ? "" : "s") + "; nothing was started", e);
         }
         DevController controller = DevController.start(state, address, allowRemote, loader);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                controller.close();
-            } finally {
-                stopped.countDown();
-            }
-        }, "mesh-controller-stop"));
-        PrintWriter out = spec.commandLine().getOut();
-        if (!controller.loaded().isEmpty()) {
-            out.println(controller.loaded());
-        }
-        out.println(controller.readyLine());
-        out.flush();
-        stopped.await();
-        return 0;
+        String loaded = controller.loaded();
+        return serveUntilStopped(controller::close, loaded.isEmpty() ? List.of(controller.readyLine())
+                : List.of(loaded, controller.readyLine()));
     }
 
     /**
@@ -153,16 +141,24 @@ final class ServeCommand implements Callable<Integer> {
                     McpHttpServer.Config.DEFAULT_MAX_CONCURRENT));
         }
         MeshController controller = MeshController.start(config, httpConfig);
+        return serveUntilStopped(controller::close, List.of(controller.readyLine()));
+    }
+
+    /**
+     * Prints the lines, then waits until the JVM is asked to stop (SIGTERM, SIGINT), when a shutdown
+     * hook closes the controller; the JVM then exits with the signal's status.
+     */
+    private int serveUntilStopped(Runnable close, List<String> lines) throws InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                controller.close();
+                close.run();
             } finally {
                 stopped.countDown();
             }
         }, "mesh-controller-stop"));
         PrintWriter out = spec.commandLine().getOut();
-        out.println(controller.readyLine());
+        lines.forEach(out::println);
         out.flush();
         stopped.await();
         return 0;
