@@ -12,12 +12,10 @@ import dev.mesh.controller.bus.ReportsIn;
 import dev.mesh.controller.bus.Topology;
 import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.core.Events;
-import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.core.execute.Execution;
 import dev.mesh.controller.core.execute.Executor;
-import dev.mesh.controller.core.memory.ForwardingInventory;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.McpHttpServer;
@@ -27,7 +25,6 @@ import dev.mesh.controller.store.Migrations;
 import dev.mesh.controller.store.PgIdentity;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,8 +42,10 @@ import org.slf4j.LoggerFactory;
 final class MeshController implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MeshController.class);
-    /** How often a standby tries the lock, and how often the executor runs a round without a change. */
+    /** How often a standby tries the lock. */
     static final Duration TICK = Duration.ofSeconds(1);
+    /** How soon the executor takes up what facts may have settled (see {@link Executor}). */
+    static final Duration EXECUTOR_TICK = Duration.ofMillis(500);
 
     private final String instance;
     private final Lifecycle lifecycle;
@@ -91,7 +90,7 @@ final class MeshController implements AutoCloseable {
 
             Execution execution = Execution.of(new Execution.Ports(store.inventory(), deliveries, builders, natsEvents,
                     Layout.DEFAULT, clock));
-            Executor executor = Executor.start(execution, store.lifecycle(), TICK, new LoggedRounds());
+            Executor executor = Executor.start(execution, store.lifecycle(), EXECUTOR_TICK, new LoggedRounds());
             opened.onClose(executor::close);
             Events events = (kind, payload) -> {
                 natsEvents.publish(kind, payload);
@@ -112,13 +111,7 @@ final class MeshController implements AutoCloseable {
             opened.open(BrokerVerbs.start(broker, assembly.verbs(), identity, JarVersion.version(),
                     store.lifecycle()));
             opened.open(ReportsIn.start(broker, identity, executor::record, clock));
-            opened.open(FactsIn.start(nats, new ForwardingInventory(store.inventory()) {
-                @Override
-                public void report(Collection<Facts> facts) {
-                    super.report(facts);
-                    executor.changed();
-                }
-            }, clock));
+            opened.open(FactsIn.start(nats, store.inventory(), clock));
             Optional<McpHttpServer> server = http.map(assembly::serveHttp);
             Lifecycle.Status status = store.lifecycle().status();
             LOG.info("controller started mode=mesh instance={} role={} epoch={} broker={} nats={}{}", instance,

@@ -103,7 +103,10 @@ public final class Execution {
     private final Ports ports;
     private final Inventory inventory;
     private final IncrementalPlanner planner = new IncrementalPlanner();
-    /** Nodes silent (or never heard from) at the end of the last round. */
+    /**
+     * Nodes silent (or never heard from) at the end of the last round that do not run their target
+     * revision: those to send it again when they are heard from.
+     */
     private Set<String> silent = Set.of();
     private boolean first = true;
 
@@ -162,13 +165,21 @@ public final class Execution {
                 deliver(declarations.get(rollout.node()), epoch, true, delivered, failed);
             }
         }
-        silent = rollouts.keySet().stream().filter(node -> {
+        silent = rollouts.values().stream().filter(rollout -> !rollout.done()).map(Rollout::node).filter(node -> {
             Sighting sighting = sightings.get(node);
             return sighting == null || sighting.silentAt(now);
         }).collect(Collectors.toUnmodifiableSet());
         first = false;
         List<String> sent = sendBuilds(planning.plan(), mesh, epoch, failed);
         return new Round(delivered, sent, waiting, failed);
+    }
+
+    /**
+     * @return whether the last round left nodes silent that do not run their target revision: facts
+     *     alone (such a node heard from again) may then make a round send something
+     */
+    public synchronized boolean watching() {
+        return !silent.isEmpty();
     }
 
     /**

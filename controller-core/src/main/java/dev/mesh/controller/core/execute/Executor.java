@@ -11,9 +11,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs the {@link Execution}'s rounds on a thread of its own while this controller is active: at
- * once after {@link #changed()} (a verb changed the mesh, facts or a report arrived), and every tick
- * besides (a node may have come back from silence; a send that failed is tried again). Changes that
- * arrive during a round make one more round, not one each. A standby runs no round.
+ * once after {@link #changed()} (a verb changed the mesh, a report arrived), and at a tick when the
+ * last round left something that facts alone may settle — a delivery waiting for another node's
+ * process, a send that failed, a silent node not on its revision — or when this controller has run
+ * no round under its current epoch (it just became active). Facts do not ask for rounds: the hosts'
+ * reports every few seconds would otherwise make one round per batch on a large mesh; a fact matters
+ * only to what a round left waiting, which the tick takes up. Changes that arrive during a round make
+ * one more round, not one each. A standby runs no round.
  *
  * <p>Thread-safe. {@link #close()} stops the thread after the round it is in.
  */
@@ -39,6 +43,10 @@ public final class Executor implements AutoCloseable {
     private volatile boolean closed;
     /** What the last round told waited, so that an unchanged wait is told once. */
     private Map<String, List<String>> waited = Map.of();
+    /** Whether the last round left work that a tick's round may finish. */
+    private boolean unfinished = true;
+    /** The epoch of the last round run. */
+    private long ranUnder;
 
     private Executor(Execution execution, Lifecycle lifecycle, Duration tick, Listener listener) {
         this.execution = execution;
@@ -70,7 +78,7 @@ public final class Executor implements AutoCloseable {
         return executor;
     }
 
-    /** Asks for a round soon: the mesh, a node's facts or a report changed. Never blocks. */
+    /** Asks for a round soon: the mesh changed, or a report arrived. Never blocks. */
     public void changed() {
         if (Thread.currentThread() == thread) {
             return; // what a round publishes is not a change to plan again
@@ -97,6 +105,7 @@ public final class Executor implements AutoCloseable {
 
     private void loop() {
         while (!closed) {
+            boolean changes;
             synchronized (signal) {
                 long deadline = System.nanoTime() + tickNanos;
                 while (!pending && !closed) {
@@ -111,13 +120,18 @@ public final class Executor implements AutoCloseable {
                         return;
                     }
                 }
+                changes = pending;
                 pending = false;
             }
-            if (closed || lifecycle.status().role() != Role.ACTIVE) {
+            Lifecycle.Status status = lifecycle.status();
+            if (closed || status.role() != Role.ACTIVE
+                    || !changes && !unfinished && !execution.watching() && status.epoch() == ranUnder) {
                 continue;
             }
             try {
-                Execution.Round round = lifecycle.whileActive(() -> execution.run(lifecycle.status().epoch()));
+                Execution.Round round = lifecycle.whileActive(() -> execution.run(status.epoch()));
+                ranUnder = status.epoch();
+                unfinished = !round.waiting().isEmpty() || !round.failed().isEmpty();
                 if (!round.idle() || !round.waiting().equals(waited)) {
                     listener.round(round);
                 }

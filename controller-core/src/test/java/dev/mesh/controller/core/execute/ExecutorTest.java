@@ -1,0 +1,104 @@
+package dev.mesh.controller.core.execute;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mesh.controller.core.Hands;
+import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.memory.ForwardingInventory;
+import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.memory.MemoryBuilders;
+import dev.mesh.controller.core.memory.MemoryDeliveries;
+import dev.mesh.controller.core.memory.MemoryEvents;
+import dev.mesh.controller.core.memory.MemoryInventory;
+import dev.mesh.controller.manifest.Layout;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** When the executor runs rounds: counted by the rounds' reads of the inventory's nodes. */
+class ExecutorTest {
+
+    private static final Duration TICK = Duration.ofMillis(20);
+    private static final Duration PATIENCE = Duration.ofSeconds(10);
+
+    private final Hands clock = new Hands(Instant.parse("2026-12-01T10:00:00Z"));
+    private final AtomicInteger rounds = new AtomicInteger();
+    private final MemoryInventory memory = new MemoryInventory();
+    private final List<RuntimeException> failures = new CopyOnWriteArrayList<>();
+    private final Lifecycle lifecycle = Lifecycle.standby(LocalPlanLock.create(), "test:1", clock);
+    private final Execution execution = Execution.of(new Execution.Ports(new ForwardingInventory(memory) {
+        @Override
+        public List<Node> nodes() {
+            rounds.incrementAndGet();
+            return super.nodes();
+        }
+    }, new MemoryDeliveries(), new MemoryBuilders(), new MemoryEvents(), Layout.DEFAULT, clock));
+    private Executor executor;
+
+    @AfterEach
+    void close() {
+        executor.close();
+        assertThat(failures).isEmpty();
+    }
+
+    private Executor start() {
+        executor = Executor.start(execution, lifecycle, TICK, new Executor.Listener() {
+            @Override
+            public void round(Execution.Round round) {
+            }
+
+            @Override
+            public void failed(RuntimeException failure) {
+                failures.add(failure);
+            }
+        });
+        return executor;
+    }
+
+    private void awaitRounds(int atLeast) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (rounds.get() < atLeast) {
+            assertThat(System.nanoTime()).as("%d rounds within %s", atLeast, PATIENCE).isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void aStandby_runsNoRound_evenWhenToldOfChanges() throws InterruptedException {
+        start();
+        executor.changed();
+        Thread.sleep(TICK.toMillis() * 10);
+
+        assertThat(rounds).hasValue(0);
+    }
+
+    @Test
+    void becomingActive_runsARound_withoutAChange_thenTicksRunNoneWhileNothingIsLeft()
+            throws InterruptedException {
+        start();
+        lifecycle.activate();
+        awaitRounds(1);
+
+        Thread.sleep(TICK.toMillis() * 10);
+        assertThat(rounds).as("an idle mesh costs no rounds").hasValue(1);
+
+        executor.changed();
+        awaitRounds(2);
+    }
+
+    @Test
+    void aSilentNodeNotOnItsRevision_keepsTheTickRunningRounds() throws InterruptedException {
+        memory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+        start();
+        lifecycle.activate();
+        awaitRounds(1);
+
+        awaitRounds(4);
+        assertThat(execution.watching()).isTrue();
+    }
+}
