@@ -126,8 +126,14 @@ class MeshServeIT {
                 assertThat(pushed.path("isError").asBoolean()).as(pushed.toString()).isFalse();
             }
         }
-        await("the three hosts' facts", () -> call("nodes", Map.of()).path("structuredContent").path("nodes")
-                .size() == 3);
+        // The controller reads facts from mesh.nodes.*.facts without a prefix: another test's hosts on the
+        // same NATS may show up too, so wait for these three rather than for three.
+        await("the three hosts' facts", () -> {
+            List<String> seen = new ArrayList<>();
+            call("nodes", Map.of()).path("structuredContent").path("nodes").forEach(n -> seen.add(n.path("name")
+                    .asString()));
+            return seen.containsAll(nodes.values());
+        });
         for (String[] assignment : new String[][] {{"mesh-store", "alpha"}, {"mesh-broker", "beta"},
                 {"mesh-bus", "beta"}, {"mesh-controller", "gamma"}, {"mesh-host", "alpha"}, {"mesh-host", "beta"},
                 {"mesh-host", "gamma"}}) {
@@ -160,7 +166,7 @@ class MeshServeIT {
         JsonNode status = JSON.readTree(answer);
         assertThat(status.at("/result/isError").asBoolean()).as(answer).isFalse();
         assertThat(status.at("/result/structuredContent/role").asString()).isEqualTo("active");
-        assertThat(status.at("/result/structuredContent/nodes").asInt()).isEqualTo(3);
+        assertThat(status.at("/result/structuredContent/nodes").asInt()).isGreaterThanOrEqualTo(3);
         assertThat(status.at("/_headers/epoch").asLong()).isPositive();
     }
 
