@@ -184,7 +184,8 @@ public interface Inventory {
 
     /**
      * Records how a requested build ended: it is no longer requested; when it succeeded it is
-     * {@linkplain #built() built} and never requested again, when it failed it may be.
+     * {@linkplain #built() built} and never requested again, when it failed it may be. A build once
+     * built stays built: a failure reported after the success is ignored.
      *
      * @param buildId {@code build:MODULE@VERSION/ARTIFACT}
      * @param succeeded whether the builder reported success

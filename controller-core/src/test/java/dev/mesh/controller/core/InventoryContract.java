@@ -414,6 +414,17 @@ public abstract class InventoryContract {
         assertThat(inventory.unsentBuilds()).isEmpty();
     }
 
+    @Test
+    void finish_failedAfterSucceeded_isIgnored_builtStaysBuilt() {
+        inventory.request("build:store@1/server");
+        inventory.finish("build:store@1/server", true, "");
+
+        inventory.finish("build:store@1/server", false, "a late report");
+
+        assertThat(inventory.built()).containsExactly("build:store@1/server");
+        assertThat(inventory.failedBuilds()).isEmpty();
+    }
+
     /** A node's declaration composed from one module, as a node acknowledges it. */
     private static Declaration declaration(String node, String module) {
         Mesh mesh = new Mesh(List.of(new Node(node, "10.0.0.1", "debian-12")),

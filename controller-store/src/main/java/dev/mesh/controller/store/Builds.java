@@ -100,7 +100,11 @@ final class Builds {
                 .fetch(Builds::id));
     }
 
-    /** Ends the request and keeps the build's latest outcome and detail; the caller runs it in one transaction. */
+    /**
+     * Ends the request and keeps the build's latest outcome and detail — but a build that succeeded
+     * stays built: a late or mistaken failure report does not undo it. The caller runs it in one
+     * transaction.
+     */
     static int finish(DSLContext tx, BuildId id, boolean succeeded, String detail) {
         tx.deleteFrom(BUILD_REQUESTS).where(request(id)).execute();
         return tx.insertInto(BUILDS)
@@ -113,6 +117,7 @@ final class Builds {
                 .set(BUILDS.OUTCOME, excluded(BUILDS.OUTCOME))
                 .set(BUILDS.DETAIL, excluded(BUILDS.DETAIL))
                 .set(BUILDS.FINISHED_AT, currentOffsetDateTime())
+                .where(BUILDS.OUTCOME.ne(SUCCEEDED))
                 .execute();
     }
 

@@ -209,6 +209,9 @@ public final class MemoryInventory implements Inventory {
         Objects.requireNonNull(detail, "detail");
         requested.remove(buildId);
         unsent.remove(buildId);
+        if (built.contains(buildId)) {
+            return; // built stays built: a late failure report does not undo it
+        }
         if (succeeded) {
             built.add(buildId);
             failedBuilds.remove(buildId);
