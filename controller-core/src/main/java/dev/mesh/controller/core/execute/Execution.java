@@ -261,7 +261,7 @@ public final class Execution {
                 continue;
             }
             inventory.sent(id, epoch);
-            ports.events().publish("build", Map.of("build", id, "state", "requested"));
+            ports.events().publish("build", Map.of("build", id, "state", "sent"));
             sent.add(id);
         }
         return sent;

@@ -88,7 +88,7 @@ final class Changes {
         }
         boolean changed = inventory.push(version);
         if (changed) {
-            events.publish("module", Map.of("module", version.module(), "version", version.version()));
+            events.publish("plan", Map.of("verb", "push", "module", version.module(), "version", version.version()));
         }
         return Map.of("module", version.module(), "version", version.version(), "changed", changed);
     }
@@ -104,6 +104,7 @@ final class Changes {
         manifest.artifacts().stream().filter(a -> artifact == null || a.name().equals(artifact)).forEach(a -> {
             String id = BuildOrder.id(manifest.module(), manifest.version(), a.name());
             inventory.request(id);
+            events.publish("build", Map.of("build", id, "state", "requested"));
             requested.add(id);
         });
         if (requested.isEmpty()) {

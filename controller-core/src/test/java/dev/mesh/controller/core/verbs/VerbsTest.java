@@ -91,7 +91,7 @@ class VerbsTest {
         assertThat(plan.path("text").asString()).contains("+ gamma/process:mesh-controller");
         assertThat(status.path("modules").asInt()).isEqualTo(5);
         assertThat(status.path("assignments").asInt()).isEqualTo(7);
-        assertThat(events.events()).extracting(MemoryEvents.Event::kind).contains("module", "plan");
+        assertThat(events.events()).extracting(MemoryEvents.Event::kind).containsOnly("plan");
         assertThat(call("node", "{\"name\": \"gamma\"}").path("seats").valueStream().map(JsonNode::asString))
                 .containsExactly("mesh-controller", "mesh-host");
     }
@@ -205,6 +205,8 @@ class VerbsTest {
         assertThat(first.path("requested").valueStream().map(JsonNode::asString)).singleElement().asString()
                 .startsWith("build:mesh-store@");
         assertThat(call("builds", "{}").path("requested")).hasSize(1);
+        assertThat(events.events()).filteredOn(e -> e.kind().equals("build")).as("each ask told, so a round sends it")
+                .hasSize(2).allSatisfy(e -> assertThat(e.payload()).containsEntry("state", "requested"));
         assertThatThrownBy(() -> call("build", "{\"module\": \"mesh-store\", \"artifact\": \"nope\"}"))
                 .isInstanceOfSatisfying(VerbException.class, e -> assertThat(e.pointer()).isEqualTo("/artifact"));
     }
