@@ -3,7 +3,9 @@ package dev.mesh.controller.core;
 
 /**
  * Who may call which verb (DESIGN.md section 9, the {@code identity} database): principals — the
- * user ids the transports authenticate — and their verb grants. A port: the store implements it,
+ * user ids the transports authenticate — and their verb grants. Any known principal may call the
+ * verbs that read; a verb that changes the mesh ({@link Tool#mutates}) needs its grant (DESIGN.md
+ * section 7). A port: the store implements it,
  * {@code MemoryIdentity} in memory. Every transport calls {@link #check} before it hands a call to
  * {@code Verbs}.
  *
@@ -17,7 +19,8 @@ public interface Identity {
     /**
      * @param principal the authenticated caller
      * @param verb the verb it calls
-     * @return whether the principal exists, is not disabled, and is granted the verb
+     * @return whether the principal exists, is not disabled, and — for a verb that changes the mesh —
+     *     is granted the verb
      */
     boolean allows(String principal, String verb);
 

@@ -53,6 +53,19 @@ public abstract class IdentityContract {
     }
 
     @Test
+    void allows_readsToEveryKnownPrincipal_changesByGrantOnly() {
+        add("reader");
+
+        assertThat(identity.allows("reader", "status")).isTrue();
+        assertThat(identity.allows("reader", "nodes")).isTrue();
+        assertThat(identity.allows("reader", "plan")).isTrue();
+        assertThat(identity.allows("reader", "assign")).isFalse();
+        assertThat(identity.allows("reader", "build")).isFalse();
+        disable("reader");
+        assertThat(identity.allows("reader", "status")).as("disabled").isFalse();
+    }
+
+    @Test
     void check_unknownPrincipal_getsTheSameAnswerAsAnUngrantedVerb() {
         assertThat(identity.allows("stranger", "status")).isFalse();
         assertThatThrownBy(() -> identity.check("stranger", "status"))
@@ -70,7 +83,7 @@ public abstract class IdentityContract {
         revoke("ops", "never-granted");
 
         assertThat(identity.allows("ops", "assign")).isFalse();
-        assertThat(identity.allows("ops", "status")).isTrue();
+        assertThat(identity.allows("ops", "status")).as("a read, still").isTrue();
     }
 
     @Test

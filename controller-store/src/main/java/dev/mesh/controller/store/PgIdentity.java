@@ -4,6 +4,7 @@ import static dev.mesh.controller.store.internal.schema.identity.Tables.PRINCIPA
 import static dev.mesh.controller.store.internal.schema.identity.Tables.VERB_GRANTS;
 
 import dev.mesh.controller.core.Identity;
+import dev.mesh.controller.core.Tool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,10 @@ public final class PgIdentity implements Identity {
 
     @Override
     public boolean allows(String principal, String verb) {
+        if (!Tool.mutates(verb)) {
+            return run("check whether " + principal + " may call " + verb, tx -> tx.fetchExists(tx.selectOne()
+                    .from(PRINCIPALS).where(PRINCIPALS.NAME.eq(principal), PRINCIPALS.DISABLED_AT.isNull())));
+        }
         return run("check whether " + principal + " may call " + verb, tx -> tx.fetchExists(tx.selectOne()
                 .from(VERB_GRANTS).join(PRINCIPALS).on(PRINCIPALS.NAME.eq(VERB_GRANTS.PRINCIPAL))
                 .where(VERB_GRANTS.PRINCIPAL.eq(principal), VERB_GRANTS.VERB.eq(verb), PRINCIPALS.DISABLED_AT.isNull())));

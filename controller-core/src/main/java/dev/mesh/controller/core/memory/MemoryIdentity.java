@@ -1,6 +1,7 @@
 package dev.mesh.controller.core.memory;
 
 import dev.mesh.controller.core.Identity;
+import dev.mesh.controller.core.Tool;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
@@ -58,6 +59,6 @@ public final class MemoryIdentity implements Identity {
     @Override
     public boolean allows(String principal, String verb) {
         Set<String> verbs = grants.get(principal);
-        return verbs != null && verbs.contains(verb) && !disabled.contains(principal);
+        return verbs != null && (!Tool.mutates(verb) || verbs.contains(verb)) && !disabled.contains(principal);
     }
 }

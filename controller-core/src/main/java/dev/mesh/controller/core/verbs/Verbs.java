@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -40,8 +39,6 @@ public final class Verbs {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
     private static final List<Tool> TOOLS = load();
-    /** The verbs that change the inventory: they hold the plan lock and are made idempotent by request id. */
-    private static final Set<String> MUTATING = Set.of("assign", "unassign", "push", "build");
 
     private final Ports ports;
     private final Inventory inventory;
@@ -104,7 +101,7 @@ public final class Verbs {
      *     makes it idempotent
      */
     public static boolean mutates(String verb) {
-        return MUTATING.contains(verb);
+        return Tool.mutates(verb);
     }
 
     /**
@@ -131,7 +128,7 @@ public final class Verbs {
     public JsonNode call(String name, JsonNode arguments) {
         try {
             JsonNode args = arguments(name, arguments);
-            return MUTATING.contains(name) ? lifecycle.whileActive(() -> run(name, args)) : run(name, args);
+            return Tool.mutates(name) ? lifecycle.whileActive(() -> run(name, args)) : run(name, args);
         } catch (MeshException e) {
             throw VerbException.from(e);
         }
@@ -151,7 +148,7 @@ public final class Verbs {
      * @throws VerbException with a stable code and, for a bad argument, its pointer
      */
     public JsonNode call(String requestId, String principal, String name, JsonNode arguments) {
-        if (requestId == null || !MUTATING.contains(name)) {
+        if (requestId == null || !Tool.mutates(name)) {
             return call(name, arguments);
         }
         try {
