@@ -126,8 +126,9 @@ class MeshServeIT {
                 assertThat(pushed.path("isError").asBoolean()).as(pushed.toString()).isFalse();
             }
         }
-        await("the three hosts' facts", () -> call("nodes", Map.of()).path("structuredContent").path("nodes")
-                .size() == 3);
+        // Other tests' hosts on this NATS may be heard too (serve takes mesh.nodes.*.facts, no prefix).
+        await("the three hosts' facts", () -> nodes.values().stream().allMatch(node -> !call("node",
+                Map.of("name", node)).path("isError").asBoolean()));
         for (String[] assignment : new String[][] {{"mesh-store", "alpha"}, {"mesh-broker", "beta"},
                 {"mesh-bus", "beta"}, {"mesh-controller", "gamma"}, {"mesh-host", "alpha"}, {"mesh-host", "beta"},
                 {"mesh-host", "gamma"}}) {
@@ -160,7 +161,8 @@ class MeshServeIT {
         JsonNode status = JSON.readTree(answer);
         assertThat(status.at("/result/isError").asBoolean()).as(answer).isFalse();
         assertThat(status.at("/result/structuredContent/role").asString()).isEqualTo("active");
-        assertThat(status.at("/result/structuredContent/nodes").asInt()).isEqualTo(3);
+        assertThat(status.at("/result/structuredContent/nodes").asInt()).as("its three, and any other test's")
+                .isGreaterThanOrEqualTo(3);
         assertThat(status.at("/_headers/epoch").asLong()).isPositive();
     }
 
