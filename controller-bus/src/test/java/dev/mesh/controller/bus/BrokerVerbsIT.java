@@ -136,6 +136,69 @@ class BrokerVerbsIT {
     }
 
     @Test
+    void unknownPrincipal_isUnauthorized_asTheDispatcherAnswersIt() throws Exception {
+        String user = vhost.addUser(); // a broker user the identity has never heard of
+        try (Caller stranger = new Caller(vhost.name(), user, user)) {
+            AMQP.BasicProperties request = stranger.request("m-1").build();
+            Delivery reply = stranger.call(request, call("status"));
+
+            assertThat(body(reply).at("/result/structuredContent/code").asString()).isEqualTo("unauthorized");
+            byte[] direct = controller.dispatcher().dispatch(call("status").getBytes(StandardCharsets.UTF_8),
+                    Envelope.of(user, "m-1")).orElseThrow();
+            assertThat(new String(reply.getBody(), StandardCharsets.UTF_8))
+                    .isEqualTo(new String(direct, StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void mutatingVerbWithoutTheGrant_isUnauthorized_andChangesNothing() throws Exception {
+        pushMeshStore();
+        String user = vhost.addUser();
+        controller.identity.add(user);
+        controller.identity.grant(user, "status", "nodes");
+        try (Caller reader = new Caller(vhost.name(), user, user)) {
+            JsonNode read = body(reader.call(reader.request("m-read").build(), call("status")));
+            JsonNode reply = body(reader.call(reader.request("m-assign").build(), ASSIGN));
+
+            assertThat(read.at("/result/isError").asBoolean()).as("its grant: " + read).isFalse();
+            assertThat(reply.at("/result/isError").asBoolean()).isTrue();
+            assertThat(reply.at("/result/structuredContent/code").asString()).isEqualTo("unauthorized");
+            assertThat(reply.at("/result/structuredContent/message").asString()).startsWith("\"" + user
+                    + "\" may not call assign");
+            assertThat(controller.inventory.assignments()).isEmpty();
+        }
+    }
+
+    /**
+     * A body that is not UTF-8 JSON is answered with JSON-RPC's parse error and acknowledged, as
+     * docs/bus.md decides ("answered exactly as over HTTP"): it does not go to the dead letters.
+     * DESIGN.md section 8's general rule ("a message that cannot be read is rejected without requeue")
+     * would put it there at once; this test pins what the transport does, so changing it is deliberate.
+     */
+    @Test
+    void bodyNotUtf8Json_isAnsweredWithParseError_notDeadLettered_andTheConsumerKeepsServing() throws Exception {
+        BlockingQueue<Delivery> dead = deadLetters();
+
+        for (byte[] malformed : new byte[][] {"not json {".getBytes(StandardCharsets.UTF_8),
+                {(byte) 0xff, (byte) 0xfe, '{', '}'}}) {
+            AMQP.BasicProperties request = guest.request("m-" + UUID.randomUUID()).build();
+            guest.channel().basicPublish("", Caller.VERBS, request, malformed);
+            Delivery reply = guest.reply();
+
+            assertThat(reply.getProperties().getCorrelationId()).isEqualTo(request.getCorrelationId());
+            assertThat(body(reply).at("/error/code").asInt()).as(body(reply).toString()).isEqualTo(-32700);
+        }
+        // A fence: dead at once (no reply_to). Handled one at a time, so had a malformed body been
+        // dead-lettered, it would arrive first.
+        guest.send(guest.request("m-fence").replyTo(null).build(), call("status"));
+        Delivery first = dead.poll(30, TimeUnit.SECONDS);
+        assertThat(first).isNotNull();
+        assertThat(first.getProperties().getMessageId()).as("the first dead letter").isEqualTo("m-fence");
+        assertThat(body(guest.call(guest.request("m-2").build(), call("status"))).at("/result/isError").asBoolean())
+                .isFalse();
+    }
+
+    @Test
     void requestWithoutUserId_isUnauthorized() throws Exception {
         JsonNode reply = body(guest.call(guest.request("m-1").userId(null).build(), call("status")));
 

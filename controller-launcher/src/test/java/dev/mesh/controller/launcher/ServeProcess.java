@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -22,9 +23,10 @@ import java.util.regex.Pattern;
 
 /**
  * The assembled bundle's {@code mesh-controller} run as a process of its own, as a user runs it
- * (the way {@link BundleIT} does): {@code serve --dev} started until its ready line, then stopped
- * with SIGTERM ({@link Process#destroy()}); or any command run to its exit. Standard output is read
- * line by line as it comes; standard error goes to a file, quoted in every failure message.
+ * (the way {@link BundleIT} does): {@code serve --dev}, or the mesh's {@code serve} with an
+ * environment of its own, started until its ready line, then stopped with SIGTERM
+ * ({@link Process#destroy()}); or any command run to its exit. Standard output is read line by line
+ * as it comes; standard error goes to a file, quoted in every failure message.
  */
 final class ServeProcess implements AutoCloseable {
 
@@ -34,19 +36,26 @@ final class ServeProcess implements AutoCloseable {
     static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
-    private static final Pattern READY = Pattern.compile(
-            "mesh-controller ready: (http://127\\.0\\.0\\.1:\\d+/mcp) \\(dev, state (.+), epoch (\\d+)\\)");
+    private static final Pattern READY = Pattern.compile("mesh-controller ready: (?<endpoint>http://127\\.0\\.0\\.1:"
+            + "\\d+/mcp) \\(dev, state (?<state>.+), epoch (?<epoch>\\d+)\\)");
+    /** The mesh's controller's, as {@code MeshController.readyLine} prints it. */
+    private static final Pattern READY_MESH = Pattern.compile("mesh-controller ready: (?<instance>[^ ]+:\\d+) "
+            + "(?<role>active|standby|releasing) \\(epoch (?<epoch>\\d+)\\)(, verbs also on (?<endpoint>\\S+))?");
 
     final Path state;
     final Process process;
     final List<String> out = new CopyOnWriteArrayList<>();
+    private final String what;
+    private final Pattern readyLine;
     private final Path err;
     private final CompletableFuture<Matcher> ready = new CompletableFuture<>();
     private final long startedNanos = System.nanoTime();
     private long readyNanos;
 
-    private ServeProcess(Path state, Process process, Path err) {
+    private ServeProcess(Path state, String what, Pattern readyLine, Process process, Path err) {
         this.state = state;
+        this.what = what;
+        this.readyLine = readyLine;
         this.process = process;
         this.err = err;
         Thread.ofVirtual().name("serve-stdout").start(this::readOut);
@@ -63,7 +72,27 @@ final class ServeProcess implements AutoCloseable {
                 state.toString(), "--http", "127.0.0.1:0"));
         command.addAll(List.of(extra));
         Path err = logs.resolve("serve-" + System.nanoTime() + ".err");
-        ServeProcess serve = new ServeProcess(state, launch(command, err, ProcessBuilder.Redirect.PIPE), err);
+        ServeProcess serve = new ServeProcess(state, "serve --dev on " + state, READY,
+                launch(command, err, ProcessBuilder.Redirect.PIPE, Map.of()), err);
+        serve.awaitReady();
+        return serve;
+    }
+
+    /**
+     * Starts the mesh's controller, {@code mesh-controller serve EXTRA…} without {@code --dev}, with
+     * {@code env} as the whole of its {@code MESH_*} environment (none inherited), and waits for its
+     * ready line, {@code mesh-controller ready: HOST:PID ROLE (epoch N)}.
+     *
+     * @param env the environment its manifest gives it: {@code MESH_STORE_*}, {@code MESH_BROKER_*},
+     *     {@code MESH_BUS_NATS_FILE}
+     * @param logs a directory for the process's standard error
+     */
+    static ServeProcess startMesh(Map<String, String> env, Path logs, String... extra) {
+        List<String> command = new ArrayList<>(List.of(LAUNCHER.toString(), "serve"));
+        command.addAll(List.of(extra));
+        Path err = logs.resolve("serve-mesh-" + System.nanoTime() + ".err");
+        ServeProcess serve = new ServeProcess(null, "serve (the mesh's controller)", READY_MESH,
+                launch(command, err, ProcessBuilder.Redirect.PIPE, env), err);
         serve.awaitReady();
         return serve;
     }
@@ -74,7 +103,7 @@ final class ServeProcess implements AutoCloseable {
         command.addAll(List.of(args));
         Path out = logs.resolve("run-" + System.nanoTime() + ".out");
         Path err = logs.resolve("run-" + System.nanoTime() + ".err");
-        Process process = launch(command, err, ProcessBuilder.Redirect.to(out.toFile()));
+        Process process = launch(command, err, ProcessBuilder.Redirect.to(out.toFile()), Map.of());
         int exit = waitFor(process, READY_TIMEOUT, command);
         return new Run(exit, read(out), read(err));
     }
@@ -83,13 +112,18 @@ final class ServeProcess implements AutoCloseable {
     record Run(int exitCode, String out, String err) {
     }
 
-    private static Process launch(List<String> command, Path err, ProcessBuilder.Redirect out) {
+    private static Process launch(List<String> command, Path err, ProcessBuilder.Redirect out,
+            Map<String, String> env) {
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectOutput(out)
                 .redirectError(err.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().remove("MESH_CONTROLLER_JAVA_OPTS");
+        if (!env.isEmpty()) {
+            builder.environment().keySet().removeIf(name -> name.startsWith("MESH_"));
+            builder.environment().putAll(env);
+        }
         try {
             return builder.start();
         } catch (IOException e) {
@@ -102,7 +136,7 @@ final class ServeProcess implements AutoCloseable {
                 StandardCharsets.UTF_8))) {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 out.add(line);
-                Matcher matcher = READY.matcher(line);
+                Matcher matcher = readyLine.matcher(line);
                 if (matcher.matches()) {
                     readyNanos = System.nanoTime();
                     ready.complete(matcher);
@@ -122,28 +156,38 @@ final class ServeProcess implements AutoCloseable {
                     + READY_TIMEOUT.toSeconds() + " s" : "ended its output without the ready line";
             String exit = process.isAlive() ? "still running" : "exit code " + process.exitValue();
             close();
-            throw new AssertionError("serve --dev on " + state + " " + why + " (" + exit + ");\nstdout:\n"
+            throw new AssertionError(what + " " + why + " (" + exit + ");\nstdout:\n"
                     + String.join("\n", out) + "\nstderr:\n" + err(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             close();
-            throw new AssertionError("interrupted while waiting for serve --dev", e);
+            throw new AssertionError("interrupted while waiting for " + what, e);
         }
     }
 
     /** @return the endpoint of the ready line */
     URI endpoint() {
-        return URI.create(ready.join().group(1));
+        return URI.create(ready.join().group("endpoint"));
     }
 
     /** @return the state directory of the ready line, as the controller prints it */
     String printedState() {
-        return ready.join().group(2);
+        return ready.join().group("state");
     }
 
     /** @return the fencing epoch of the ready line */
     long epoch() {
-        return Long.parseLong(ready.join().group(3));
+        return Long.parseLong(ready.join().group("epoch"));
+    }
+
+    /** @return the mesh's controller's instance of its ready line, {@code HOST:PID} */
+    String instance() {
+        return ready.join().group("instance");
+    }
+
+    /** @return the mesh's controller's role of its ready line */
+    String role() {
+        return ready.join().group("role");
     }
 
     /** @return the time from starting the process to its ready line */
@@ -169,7 +213,7 @@ final class ServeProcess implements AutoCloseable {
      */
     int stop() {
         process.destroy();
-        return waitFor(process, STOP_TIMEOUT, List.of("serve --dev --state " + state));
+        return waitFor(process, STOP_TIMEOUT, List.of(what));
     }
 
     /** Stops the process if it still runs: SIGTERM, then SIGKILL after the stop timeout. */
