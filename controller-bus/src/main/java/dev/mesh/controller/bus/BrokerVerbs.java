@@ -10,8 +10,10 @@ import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.mcp.Envelope;
 import dev.mesh.controller.mcp.McpDispatcher;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,8 @@ public final class BrokerVerbs implements AutoCloseable {
     private final McpDispatcher withoutMessageId;
     private final Channel channel;
     private final Replies replies;
+    private final AtomicLong unreadableCount = new AtomicLong();
+    private final OncePerMinute unreadableLog = new OncePerMinute(Clock.systemUTC());
 
     private BrokerVerbs(Broker broker, Verbs verbs, Identity identity, String version, Lifecycle lifecycle)
             throws IOException {
@@ -102,6 +106,16 @@ public final class BrokerVerbs implements AutoCloseable {
             settle(tag, false, false);
             return;
         }
+        if (Bodies.read(body) instanceof Bodies.Body.Unreadable unreadable) {
+            // DESIGN.md section 8: a message that cannot be read is dead at once, never answered or retried.
+            long count = unreadableCount.incrementAndGet();
+            if (unreadableLog.due("unreadable")) {
+                LOG.warn("broker verb rejected reason=unreadable problem=\"{}\" messageId={} unreadable={}",
+                        unreadable.problem(), properties.getMessageId(), count);
+            }
+            settle(tag, false, false);
+            return;
+        }
         Optional<byte[]> response = answer(properties, body);
         if (response.isEmpty()) {
             settle(tag, true, false);
@@ -140,6 +154,11 @@ public final class BrokerVerbs implements AutoCloseable {
             LOG.warn("broker verb not settled reason={} ack={} requeue={}; the broker delivers it again",
                     Broker.reason(e), ack, requeue);
         }
+    }
+
+    /** @return how many requests were dead-lettered at once for a body that is not UTF-8 JSON */
+    public long unreadable() {
+        return unreadableCount.get();
     }
 
     /**

@@ -1,19 +1,12 @@
 package dev.mesh.controller.bus;
 
 import dev.mesh.controller.core.Report;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads the body of one message of {@code mesh-controller.reports} (DESIGN.md section 8, "Reports") into
@@ -35,32 +28,18 @@ final class ReportReader {
         }
     }
 
-    private final JsonMapper mapper = JsonMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
-
     /**
      * @param body the message's body, UTF-8 JSON
      * @return the report, or why it cannot be read; never throws
      */
     Read read(byte[] body) {
-        String text;
-        try {
-            // Strictly UTF-8: Jackson alone would also take UTF-16 and UTF-32, which the contract does not.
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
-        } catch (CharacterCodingException e) {
-            return new Read.Unreadable("the body is not UTF-8");
-        }
-        JsonNode tree;
-        try {
-            tree = mapper.readTree(text);
-        } catch (JacksonException e) {
-            // Jackson's message quotes the body: not to be logged.
-            return new Read.Unreadable("the body is not JSON");
-        }
-        if (tree == null || tree.isMissingNode()) {
-            return new Read.Unreadable("the body is empty");
-        }
+        return switch (Bodies.read(body)) {
+            case Bodies.Body.Unreadable unreadable -> new Read.Unreadable(unreadable.problem());
+            case Bodies.Body.Json json -> readable(json.tree());
+        };
+    }
+
+    private static Read readable(JsonNode tree) {
         try {
             return new Read.Readable(report(tree));
         } catch (Unreadable e) {
