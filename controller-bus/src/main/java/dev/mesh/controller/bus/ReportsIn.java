@@ -2,7 +2,6 @@ package dev.mesh.controller.bus;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.ShutdownSignalException;
 import dev.mesh.controller.core.Identity;
@@ -109,14 +108,14 @@ public final class ReportsIn implements AutoCloseable {
     private final Sink sink;
     private final ReportReader reader = new ReportReader();
     private final OncePerMinute logs;
-    private final Channel channel;
+    private volatile Subscription subscription;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final AtomicLong received = new AtomicLong();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong requeued = new AtomicLong();
     private final Map<Rejection, AtomicLong> rejected = new EnumMap<>(Rejection.class);
 
-    private ReportsIn(Broker broker, Identity identity, Sink sink, Clock clock) throws IOException {
+    private ReportsIn(Broker broker, Identity identity, Sink sink, Clock clock) {
         this.broker = broker;
         this.identity = identity;
         this.sink = sink;
@@ -124,7 +123,6 @@ public final class ReportsIn implements AutoCloseable {
         for (Rejection reason : Rejection.values()) {
             rejected.put(reason, new AtomicLong());
         }
-        this.channel = broker.connection().createChannel();
     }
 
     /**
@@ -144,7 +142,7 @@ public final class ReportsIn implements AutoCloseable {
         Objects.requireNonNull(clock, "clock");
         try {
             ReportsIn in = new ReportsIn(broker, identity, sink, clock);
-            in.consume();
+            in.subscription = Subscription.start(broker, Topology.REPORTS, PREFETCH, in::handle);
             LOG.info("reports in consuming queue={} vhost={} prefetch={}", Topology.REPORTS,
                     broker.settings().vhost(), PREFETCH);
             return in;
@@ -155,30 +153,19 @@ public final class ReportsIn implements AutoCloseable {
         }
     }
 
-    private void consume() throws IOException {
-        channel.basicQos(PREFETCH);
-        channel.basicConsume(Topology.REPORTS, false, new DefaultConsumer(channel) {
-            @Override
-            public void handleDelivery(String consumerTag, Envelope delivery, AMQP.BasicProperties properties,
-                    byte[] body) {
-                handle(delivery, properties, body);
-            }
-        });
-    }
-
-    private void handle(Envelope delivery, AMQP.BasicProperties properties, byte[] body) {
+    private void handle(Channel channel, Envelope delivery, AMQP.BasicProperties properties, byte[] body) {
         received.incrementAndGet();
         long tag = delivery.getDeliveryTag();
         String principal = properties.getUserId();
         // Who sent it first: nothing is read of a message nobody vouches for.
         if (principal == null || principal.isEmpty()) {
-            reject(tag, Rejection.NO_USER_ID, properties, "");
+            reject(channel, tag, Rejection.NO_USER_ID, properties, "");
             return;
         }
         Report report;
         switch (reader.read(body)) {
             case ReportReader.Read.Unreadable unreadable -> {
-                reject(tag, Rejection.UNREADABLE, properties, " problem=" + unreadable.problem());
+                reject(channel, tag, Rejection.UNREADABLE, properties, " problem=" + unreadable.problem());
                 return;
             }
             case ReportReader.Read.Readable readable -> report = readable.report();
@@ -186,18 +173,18 @@ public final class ReportsIn implements AutoCloseable {
         try {
             Rejection refused = refusal(principal, report);
             if (refused != null) {
-                reject(tag, refused, properties, "");
+                reject(channel, tag, refused, properties, "");
                 return;
             }
             boolean changed = sink.record(report);
             accepted.incrementAndGet();
             LOG.debug("report recorded kind={} userId={} changed={}", kind(report), principal, changed);
-            settle(tag, true, false);
+            settle(channel, tag, true, false);
         } catch (MeshException e) {
-            requeue(tag, properties, "unavailable", e);
+            requeue(channel, tag, properties, "unavailable", e);
         } catch (RuntimeException e) {
             // A bug in the sink must not close the channel (the client's handler would): retried, then dead.
-            requeue(tag, properties, "sink-failed", e);
+            requeue(channel, tag, properties, "sink-failed", e);
         }
     }
 
@@ -218,16 +205,16 @@ public final class ReportsIn implements AutoCloseable {
         };
     }
 
-    private void reject(long tag, Rejection reason, AMQP.BasicProperties properties, String more) {
+    private void reject(Channel channel, long tag, Rejection reason, AMQP.BasicProperties properties, String more) {
         long count = rejected.get(reason).incrementAndGet();
         if (logs.due(reason.label())) {
             LOG.warn("report rejected reason={} userId={} messageId={} rejected={}{}", reason.label(),
                     properties.getUserId(), properties.getMessageId(), count, more);
         }
-        settle(tag, false, false);
+        settle(channel, tag, false, false);
     }
 
-    private void requeue(long tag, AMQP.BasicProperties properties, String reason, RuntimeException e) {
+    private void requeue(Channel channel, long tag, AMQP.BasicProperties properties, String reason, RuntimeException e) {
         long count = requeued.incrementAndGet();
         if (logs.due("requeued")) {
             LOG.warn("report requeued reason={} userId={} messageId={} deliveryCount={} requeued={} error={}", reason,
@@ -241,7 +228,7 @@ public final class ReportsIn implements AutoCloseable {
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }
-        settle(tag, false, true);
+        settle(channel, tag, false, true);
     }
 
     /** @return the quorum queue's count of earlier deliveries, {@code 0} on the first */
@@ -252,7 +239,7 @@ public final class ReportsIn implements AutoCloseable {
     }
 
     /** Acknowledges or rejects; a channel lost meanwhile means the broker delivers the report again. */
-    private void settle(long tag, boolean ack, boolean requeue) {
+    private static void settle(Channel channel, long tag, boolean ack, boolean requeue) {
         try {
             if (ack) {
                 channel.basicAck(tag, false);
@@ -272,6 +259,11 @@ public final class ReportsIn implements AutoCloseable {
         return new Counts(received.get(), accepted.get(), requeued.get(), now);
     }
 
+    /** @return the channel consuming now, for a test to inject a fault into */
+    Channel consuming() {
+        return subscription.channel();
+    }
+
     /**
      * Stops consuming: aborts the channel, so the reports it held and did not acknowledge go back to the
      * queue. Does nothing more when closed already.
@@ -279,7 +271,7 @@ public final class ReportsIn implements AutoCloseable {
     @Override
     public void close() {
         closed.countDown();
-        Broker.abort(channel);
+        subscription.close();
         LOG.info("reports in stopped queue={} vhost={} counts={}", Topology.REPORTS, broker.settings().vhost(),
                 counts());
     }

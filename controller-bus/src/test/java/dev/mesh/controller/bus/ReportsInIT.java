@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -178,6 +179,47 @@ class ReportsInIT {
         assertThat(counts.requeued()).isEqualTo(Topology.DELIVERY_LIMIT + 1);
         assertThat(counts.accepted()).isEqualTo(1);
         assertThat(counts.received()).isEqualTo(Topology.DELIVERY_LIMIT + 1 + 2);
+    }
+
+    @Test
+    void consumerCancelledByTheBroker_theQueueDeletedAndDeclaredAgain_takesReportsAgain() throws Exception {
+        String n1 = vhost.addUser();
+        Channel host = sender(n1);
+        Channel consuming = in.consuming();
+        CountDownLatch left = new CountDownLatch(1);
+        consuming.addShutdownListener(signal -> left.countDown());
+
+        // Injected: the reports' queue deleted under the running consumer (the broker cancels it), then, once
+        // the consumer left that channel, declared again.
+        guest.queueDelete(REPORTS);
+        assertThat(left.await(10, TimeUnit.SECONDS)).as("the consumer left the cancelled consumer's channel").isTrue();
+        Topology.declare(broker);
+
+        // Seen: a report sent now is recorded and acknowledged.
+        send(host, n1, "m-after", applied(n1, "sha256:1", ""));
+        assertThat(next()).isEqualTo(new Report.Applied(n1, "sha256:1", List.of(), AT));
+        assertThat(settled().accepted()).isEqualTo(1);
+        assertThat(in.consuming()).isNotSameAs(consuming);
+    }
+
+    @Test
+    void consumingChannelClosedByTheBroker_isReopened_andReportsAreRecordedAgain() throws Exception {
+        String n1 = vhost.addUser();
+        Channel host = sender(n1);
+        Channel consuming = in.consuming();
+        CountDownLatch closed = new CountDownLatch(1);
+        consuming.addShutdownListener(signal -> closed.countDown());
+
+        // Injected: a channel error on the consuming channel (an acknowledgement of a delivery tag it never had:
+        // 406 PRECONDITION_FAILED closes that channel, not the connection).
+        consuming.basicAck(999_999, false);
+        assertThat(closed.await(10, TimeUnit.SECONDS)).as("the broker closed the channel").isTrue();
+        assertThat(((AMQP.Channel.Close) consuming.getCloseReason().getReason()).getReplyCode()).isEqualTo(406);
+
+        // Seen: the report is recorded once the channel is back (after 1 s).
+        send(host, n1, "m-after", applied(n1, "sha256:1", ""));
+        assertThat(next()).isEqualTo(new Report.Applied(n1, "sha256:1", List.of(), AT));
+        assertThat(in.consuming().isOpen()).isTrue();
     }
 
     private static String applied(String node, String revision, String steps) {
