@@ -16,9 +16,9 @@ import org.slf4j.LoggerFactory;
  * declaration to {@link Topology#DECLARATIONS} with the node's name as routing key, persistent, content type
  * {@code application/json}, headers {@code revision} and {@code epoch}, and body the declaration's canonical
  * JSON ({@link CanonicalJson#bytes}, the bytes its revision is the digest of, as {@code compose --json}
- * prints it). Before the first delivery to a node it declares the node's queue ({@link
- * Topology#declareHost}), once per node; a delivery that fails forgets that, so the next one declares the
- * queue again. Each message is published {@code mandatory} and confirmed by the broker before
+ * prints it). It declares the node's queue ({@link Topology#declareHost}) once per node: when the
+ * execution {@linkplain #prepare prepares} the node (as soon as the controller knows it), else before the first
+ * delivery to it; a delivery that fails forgets that, so the next one declares the queue again. Each message is published {@code mandatory} and confirmed by the broker before
  * {@link #deliver} returns (see {@link ConfirmedPublisher}).
  *
  * <p>Thread-safe: deliveries are serialized on one channel.
@@ -78,6 +78,31 @@ public final class BrokerDeliveries implements Deliveries, AutoCloseable {
         }
         LOG.debug("declaration delivered node={} revision={} epoch={} vhost={}", node, revision, epoch,
                 broker.settings().vhost());
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Declares {@code mesh-host.<node>} and its binding ({@link Topology#declareHost}) when this instance has not
+     * yet; the next {@link #deliver} to the node then does not declare it again.
+     *
+     * @throws BusException naming the node and the virtual host when the queue cannot be declared (it exists with
+     *     other arguments, the broker is gone)
+     */
+    @Override
+    public void prepare(String node) {
+        Objects.requireNonNull(node, "node");
+        hosts.computeIfAbsent(node, n -> {
+            try {
+                String queue = Topology.declareHost(broker, n);
+                LOG.debug("host queue declared node={} queue={} vhost={}", n, queue, broker.settings().vhost());
+                return queue;
+            } catch (BusException e) {
+                throw new BusException("cannot prepare node " + n + " in virtual host " + broker.settings().vhost()
+                        + ": its queue " + Topology.HOST_QUEUE_PREFIX + n + " could not be declared (" + e.getMessage()
+                        + "); the next round declares it again", e);
+            }
+        });
     }
 
     private String declareHost(String node, String what) {

@@ -2,7 +2,6 @@ package dev.mesh.controller.bus;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.ShutdownSignalException;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
@@ -26,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * HTTP. A request is acknowledged only after the broker confirmed its reply; see docs/bus.md for what
  * is rejected, and how.
  *
+ * <p>A consuming channel the broker closes, or a consumer it cancels (the queue deleted), is reopened after
+ * {@value Subscription#REOPEN_PAUSE_MS} ms ({@link Subscription}); a dropped connection is the client's
+ * automatic recovery's.
+ *
  * <p>Deliveries are handled one at a time on the client's consumer thread. {@link #close()} is
  * thread-safe.
  */
@@ -41,19 +44,17 @@ public final class BrokerVerbs implements AutoCloseable {
     private final McpDispatcher dispatcher;
     /** For requests without {@code message_id}: the same verbs, with mutating ones {@code invalid}. */
     private final McpDispatcher withoutMessageId;
-    private final Channel channel;
     private final Replies replies;
     private final AtomicLong unreadableCount = new AtomicLong();
     private final OncePerMinute unreadableLog = new OncePerMinute(Clock.systemUTC());
+    private volatile Subscription subscription;
 
-    private BrokerVerbs(Broker broker, Verbs verbs, Identity identity, String version, Lifecycle lifecycle)
-            throws IOException {
+    private BrokerVerbs(Broker broker, Verbs verbs, Identity identity, String version, Lifecycle lifecycle) {
         this.broker = broker;
         this.lifecycle = lifecycle;
         this.dispatcher = McpDispatcher.of(verbs, identity, version);
         this.withoutMessageId = McpDispatcher.of(verbs, MutatingVerbs.withoutMessageId(identity), version);
         this.replies = new Replies(broker.connection());
-        this.channel = broker.connection().createChannel();
     }
 
     /**
@@ -76,7 +77,12 @@ public final class BrokerVerbs implements AutoCloseable {
         Objects.requireNonNull(lifecycle, "lifecycle");
         try {
             BrokerVerbs transport = new BrokerVerbs(broker, verbs, identity, version, lifecycle);
-            transport.consume();
+            try {
+                transport.subscription = Subscription.start(broker, Topology.VERBS, PREFETCH, transport::serve);
+            } catch (IOException | ShutdownSignalException e) {
+                transport.replies.close();
+                throw e;
+            }
             LOG.info("broker verbs consuming queue={} vhost={} prefetch={} instance={}", Topology.VERBS,
                     broker.settings().vhost(), PREFETCH, lifecycle.status().instance());
             return transport;
@@ -86,24 +92,14 @@ public final class BrokerVerbs implements AutoCloseable {
         }
     }
 
-    private void consume() throws IOException {
-        channel.basicQos(PREFETCH);
-        channel.basicConsume(Topology.VERBS, false, new DefaultConsumer(channel) {
-            @Override
-            public void handleDelivery(String consumerTag, com.rabbitmq.client.Envelope delivery,
-                    AMQP.BasicProperties properties, byte[] body) {
-                serve(delivery, properties, body);
-            }
-        });
-    }
-
-    private void serve(com.rabbitmq.client.Envelope delivery, AMQP.BasicProperties properties, byte[] body) {
+    private void serve(Channel channel, com.rabbitmq.client.Envelope delivery, AMQP.BasicProperties properties,
+            byte[] body) {
         long tag = delivery.getDeliveryTag();
         String replyTo = properties.getReplyTo();
         if (replyTo == null || replyTo.isEmpty()) {
             // Nowhere to answer, now or on any redelivery: straight to the dead letters.
             LOG.warn("broker verb rejected reason=no-reply-to messageId={}", properties.getMessageId());
-            settle(tag, false, false);
+            settle(channel, tag, false, false);
             return;
         }
         if (Bodies.read(body) instanceof Bodies.Body.Unreadable unreadable) {
@@ -113,21 +109,21 @@ public final class BrokerVerbs implements AutoCloseable {
                 LOG.warn("broker verb rejected reason=unreadable problem=\"{}\" messageId={} unreadable={}",
                         unreadable.problem(), properties.getMessageId(), count);
             }
-            settle(tag, false, false);
+            settle(channel, tag, false, false);
             return;
         }
         Optional<byte[]> response = answer(properties, body);
         if (response.isEmpty()) {
-            settle(tag, true, false);
+            settle(channel, tag, true, false);
             return;
         }
         try {
             replies.send(replyTo, properties.getCorrelationId(), response.get(), lifecycle.status());
-            settle(tag, true, false);
+            settle(channel, tag, true, false);
         } catch (BusException e) {
             LOG.warn("broker verb requeued reason={} messageId={} redelivered={}", e.getMessage(),
                     properties.getMessageId(), delivery.isRedeliver());
-            settle(tag, false, true);
+            settle(channel, tag, false, true);
         }
     }
 
@@ -143,7 +139,7 @@ public final class BrokerVerbs implements AutoCloseable {
     }
 
     /** Acknowledges or rejects; a channel lost meanwhile means the broker delivers the request again. */
-    private void settle(long tag, boolean ack, boolean requeue) {
+    private static void settle(Channel channel, long tag, boolean ack, boolean requeue) {
         try {
             if (ack) {
                 channel.basicAck(tag, false);
@@ -161,13 +157,18 @@ public final class BrokerVerbs implements AutoCloseable {
         return unreadableCount.get();
     }
 
+    /** @return the channel consuming now, for a test to inject a fault into */
+    Channel consuming() {
+        return subscription.channel();
+    }
+
     /**
      * Stops consuming: closes the channel, so the requests it held and did not acknowledge go back to the
      * queue. Does nothing when closed already.
      */
     @Override
     public void close() {
-        Broker.abort(channel);
+        subscription.close();
         replies.close();
         LOG.info("broker verbs stopped queue={} vhost={}", Topology.VERBS, broker.settings().vhost());
     }

@@ -31,6 +31,8 @@ final class FactsWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FactsWriter.class);
 
     private final Inventory inventory;
+    private final Duration window;
+    private final Duration retry;
     private final OncePerMinute failureLog;
     private final BlockingQueue<Facts> arrived = new LinkedBlockingQueue<>(MAX_HELD);
     private final CountDownLatch closing = new CountDownLatch(1);
@@ -38,15 +40,22 @@ final class FactsWriter implements AutoCloseable {
     private final AtomicLong droppedBacklog = new AtomicLong();
     private final Thread thread;
 
-    private FactsWriter(Inventory inventory, Clock clock) {
+    private FactsWriter(Inventory inventory, Clock clock, Duration window, Duration retry) {
         this.inventory = inventory;
+        this.window = window;
+        this.retry = retry;
         this.failureLog = new OncePerMinute(clock);
         this.thread = Thread.ofPlatform().name("mesh-facts-writer").daemon().unstarted(this::run);
     }
 
     /** @return a writer to {@code inventory}, its thread started */
     static FactsWriter start(Inventory inventory, Clock clock) {
-        FactsWriter writer = new FactsWriter(inventory, clock);
+        return start(inventory, clock, WINDOW, RETRY);
+    }
+
+    /** @return a writer to {@code inventory} with its own batch window and retry pause (for tests), started */
+    static FactsWriter start(Inventory inventory, Clock clock, Duration window, Duration retry) {
+        FactsWriter writer = new FactsWriter(inventory, clock, window, retry);
         writer.thread.start();
         return writer;
     }
@@ -72,7 +81,7 @@ final class FactsWriter implements AutoCloseable {
             while (closing.getCount() > 0) {
                 collect(batch);
                 if (!batch.isEmpty() && !write(batch)) {
-                    closing.await(RETRY.toMillis(), TimeUnit.MILLISECONDS);
+                    closing.await(retry.toMillis(), TimeUnit.MILLISECONDS);
                 }
             }
         } catch (InterruptedException e) {
@@ -85,12 +94,12 @@ final class FactsWriter implements AutoCloseable {
     }
 
     private void collect(List<Facts> batch) throws InterruptedException {
-        Facts first = arrived.poll(WINDOW.toMillis(), TimeUnit.MILLISECONDS);
+        Facts first = arrived.poll(window.toMillis(), TimeUnit.MILLISECONDS);
         if (first == null) {
             return;
         }
         batch.add(first);
-        long deadline = System.nanoTime() + WINDOW.toNanos();
+        long deadline = System.nanoTime() + window.toNanos();
         for (int taken = 1; taken < MAX_BATCH; taken++) {
             Facts next = arrived.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             if (next == null) {

@@ -2,11 +2,11 @@ package dev.mesh.controller.bus;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.ShutdownSignalException;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Report;
+import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.manifest.MeshException;
 import java.io.IOException;
 import java.time.Clock;
@@ -27,10 +27,15 @@ import org.slf4j.LoggerFactory;
  * build report from a principal the identity grants {@value #BUILD_VERB} — and hands it to a {@link Sink}.
  *
  * <p>A message that cannot be read or comes from the wrong sender is rejected without requeue (so it is
- * in {@link Topology#DEAD} at once), counted, and logged once per reason per minute without its content. A
- * report the sink cannot take now (it throws) is rejected with requeue after a pause of {@value
- * #RETRY_PAUSE_MS} ms: the broker delivers it again, and dead-letters it past {@link
- * Topology#DELIVERY_LIMIT}. Nothing is thrown into the RabbitMQ client.
+ * in {@link Topology#DEAD} at once), counted, and logged once per reason per minute without its content. When
+ * the sink (or the identity) is unavailable — core's {@code VerbException} {@code unavailable}, or a failure of
+ * another category than a verb's: not active, a store down — the consumer stops consuming ({@code basic.cancel})
+ * and keeps the report unacknowledged, trying it again every {@value #RETRY_PAUSE_MS} ms, then consumes again: on
+ * RabbitMQ 3.10 every return to a quorum queue counts against {@link Topology#DELIVERY_LIMIT}, so an outage never
+ * dead-letters a report. It gives the report back only to another consumer of the queue (another controller),
+ * while it has deliveries to spare. A report the sink fails otherwise is rejected with requeue after {@value
+ * #RETRY_PAUSE_MS} ms: the broker delivers it again and dead-letters it past the limit, so a poison message never
+ * loops. Nothing is thrown into the RabbitMQ client.
  *
  * <p>Deliveries are handled one at a time on the client's consumer thread. {@link #counts()} and {@link
  * #close()} are thread-safe.
@@ -45,8 +50,10 @@ public final class ReportsIn implements AutoCloseable {
          *
          * @param report what a host or builder reported, its sender checked
          * @return whether it changed anything (only logged)
-         * @throws RuntimeException when the report cannot be recorded now (e.g. core's {@code VerbException}
-         *     {@code unavailable}: not active, the store down): it is delivered again
+         * @throws RuntimeException when the report cannot be recorded: core's {@code VerbException} {@code
+         *     unavailable} (not active, the store down), or a {@code MeshException} of another category than a
+         *     verb's, holds it and pauses the consumer until the sink takes it; anything else gives it back to the
+         *     broker, which dead-letters it past the delivery limit
          */
         boolean record(Report report);
     }
@@ -73,10 +80,12 @@ public final class ReportsIn implements AutoCloseable {
      *
      * @param received messages delivered, redeliveries included
      * @param accepted reports the sink recorded (and that were then acknowledged)
-     * @param requeued deliveries given back to the broker because the sink or the identity failed
+     * @param requeued deliveries given back to the broker: the sink failed (not for unavailability), or another
+     *     consumer took the queue while this one held the report
+     * @param paused how many times the consumer stopped because the sink (or the identity) was unavailable
      * @param rejected messages rejected for good, by reason; every reason present
      */
-    public record Counts(long received, long accepted, long requeued, Map<Rejection, Long> rejected) {
+    public record Counts(long received, long accepted, long requeued, long paused, Map<Rejection, Long> rejected) {
 
         /** Copies the parts. */
         public Counts {
@@ -97,8 +106,9 @@ public final class ReportsIn implements AutoCloseable {
     /** The verb a principal must be granted to report builds (DESIGN.md section 8, "Principals on the wire"). */
     public static final String BUILD_VERB = "build";
     /**
-     * How long a report the sink refused waits before it goes back to the broker, in milliseconds: a store
-     * that is down does not use up its {@link Topology#DELIVERY_LIMIT} deliveries within milliseconds.
+     * How long a report the sink could not take waits before it is tried again (unavailable) or goes back to the
+     * broker (failed), in milliseconds: a failing sink does not use up its {@link Topology#DELIVERY_LIMIT}
+     * deliveries within milliseconds.
      */
     public static final long RETRY_PAUSE_MS = 1_000;
 
@@ -109,14 +119,15 @@ public final class ReportsIn implements AutoCloseable {
     private final Sink sink;
     private final ReportReader reader = new ReportReader();
     private final OncePerMinute logs;
-    private final Channel channel;
+    private volatile Subscription subscription;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final AtomicLong received = new AtomicLong();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong requeued = new AtomicLong();
+    private final AtomicLong paused = new AtomicLong();
     private final Map<Rejection, AtomicLong> rejected = new EnumMap<>(Rejection.class);
 
-    private ReportsIn(Broker broker, Identity identity, Sink sink, Clock clock) throws IOException {
+    private ReportsIn(Broker broker, Identity identity, Sink sink, Clock clock) {
         this.broker = broker;
         this.identity = identity;
         this.sink = sink;
@@ -124,7 +135,6 @@ public final class ReportsIn implements AutoCloseable {
         for (Rejection reason : Rejection.values()) {
             rejected.put(reason, new AtomicLong());
         }
-        this.channel = broker.connection().createChannel();
     }
 
     /**
@@ -144,7 +154,7 @@ public final class ReportsIn implements AutoCloseable {
         Objects.requireNonNull(clock, "clock");
         try {
             ReportsIn in = new ReportsIn(broker, identity, sink, clock);
-            in.consume();
+            in.subscription = Subscription.start(broker, Topology.REPORTS, PREFETCH, in::handle);
             LOG.info("reports in consuming queue={} vhost={} prefetch={}", Topology.REPORTS,
                     broker.settings().vhost(), PREFETCH);
             return in;
@@ -155,49 +165,130 @@ public final class ReportsIn implements AutoCloseable {
         }
     }
 
-    private void consume() throws IOException {
-        channel.basicQos(PREFETCH);
-        channel.basicConsume(Topology.REPORTS, false, new DefaultConsumer(channel) {
-            @Override
-            public void handleDelivery(String consumerTag, Envelope delivery, AMQP.BasicProperties properties,
-                    byte[] body) {
-                handle(delivery, properties, body);
-            }
-        });
-    }
-
-    private void handle(Envelope delivery, AMQP.BasicProperties properties, byte[] body) {
+    private void handle(Channel channel, Envelope delivery, AMQP.BasicProperties properties, byte[] body) {
         received.incrementAndGet();
         long tag = delivery.getDeliveryTag();
         String principal = properties.getUserId();
         // Who sent it first: nothing is read of a message nobody vouches for.
         if (principal == null || principal.isEmpty()) {
-            reject(tag, Rejection.NO_USER_ID, properties, "");
+            reject(channel, tag, Rejection.NO_USER_ID, properties, "");
             return;
         }
         Report report;
         switch (reader.read(body)) {
             case ReportReader.Read.Unreadable unreadable -> {
-                reject(tag, Rejection.UNREADABLE, properties, " problem=" + unreadable.problem());
+                reject(channel, tag, Rejection.UNREADABLE, properties, " problem=" + unreadable.problem());
                 return;
             }
             case ReportReader.Read.Readable readable -> report = readable.report();
         }
+        switch (attempt(principal, report)) {
+            case Outcome.Recorded recorded -> settle(channel, tag, true, false);
+            case Outcome.Refused refused -> reject(channel, tag, refused.reason(), properties, "");
+            case Outcome.Unavailable unavailable -> hold(channel, tag, properties, principal, report, unavailable);
+            case Outcome.Failed failed -> requeue(channel, tag, properties, failed.failure());
+        }
+    }
+
+    /** What handing a report on came to. */
+    private sealed interface Outcome {
+        /** The sink recorded it. */
+        record Recorded() implements Outcome { }
+
+        /** Its sender may not send it. */
+        record Refused(Rejection reason) implements Outcome { }
+
+        /** The sink or the identity cannot take it now: not active, a store down. */
+        record Unavailable(MeshException failure) implements Outcome { }
+
+        /** The sink failed otherwise: the report may be poison. */
+        record Failed(RuntimeException failure) implements Outcome { }
+    }
+
+    private Outcome attempt(String principal, Report report) {
         try {
             Rejection refused = refusal(principal, report);
             if (refused != null) {
-                reject(tag, refused, properties, "");
-                return;
+                return new Outcome.Refused(refused);
             }
             boolean changed = sink.record(report);
             accepted.incrementAndGet();
             LOG.debug("report recorded kind={} userId={} changed={}", kind(report), principal, changed);
-            settle(tag, true, false);
+            return new Outcome.Recorded();
         } catch (MeshException e) {
-            requeue(tag, properties, "unavailable", e);
+            return VerbException.from(e).code() == VerbException.Code.UNAVAILABLE ? new Outcome.Unavailable(e)
+                    : new Outcome.Failed(e);
         } catch (RuntimeException e) {
             // A bug in the sink must not close the channel (the client's handler would): retried, then dead.
-            requeue(tag, properties, "sink-failed", e);
+            return new Outcome.Failed(e);
+        }
+    }
+
+    /**
+     * The sink cannot take reports now: stops consuming and keeps this one in hand, unacknowledged (a return to
+     * the queue would count against its delivery limit), trying it again every {@value #RETRY_PAUSE_MS} ms. It is
+     * given back only when another consumer consumes the queue — with a single active consumer, the one the
+     * broker feeds now — and it has deliveries to spare. Consumes again once it is settled.
+     */
+    private void hold(Channel channel, long tag, AMQP.BasicProperties properties, String principal, Report report,
+            Outcome.Unavailable first) {
+        subscription.pause();
+        long count = paused.incrementAndGet();
+        if (logs.due("paused")) {
+            LOG.warn("reports paused reason=unavailable userId={} messageId={} deliveryCount={} paused={} error={}",
+                    principal, properties.getMessageId(), deliveryCount(properties), count,
+                    first.failure().getMessage());
+        }
+        long since = System.nanoTime();
+        Outcome outcome = first;
+        while (outcome instanceof Outcome.Unavailable) {
+            if (deliveryCount(properties) + 1 < Topology.DELIVERY_LIMIT && othersConsume()) {
+                requeued.incrementAndGet();
+                LOG.debug("report given back userId={} messageId={}: another consumer takes the queue", principal,
+                        properties.getMessageId());
+                settle(channel, tag, false, true);
+                outcome = null;
+            } else if (pauseOrClose()) {
+                return; // closing: the aborted channel gives the report back
+            } else {
+                outcome = attempt(principal, report);
+            }
+        }
+        switch (outcome) {
+            case null -> { }
+            case Outcome.Recorded recorded -> settle(channel, tag, true, false);
+            case Outcome.Refused refused -> reject(channel, tag, refused.reason(), properties, "");
+            case Outcome.Failed failed -> requeue(channel, tag, properties, failed.failure());
+            case Outcome.Unavailable unavailable -> throw new IllegalStateException("still unavailable");
+        }
+        subscription.resume();
+        if (logs.due("resumed")) {
+            LOG.info("reports resumed pausedMs={} paused={}", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since),
+                    count);
+        }
+    }
+
+    /** @return whether a consumer other than this one consumes the reports' queue now */
+    private boolean othersConsume() {
+        Channel probe = null;
+        try {
+            probe = broker.connection().createChannel();
+            // RabbitMQ 3.10 still counts a cancelled consumer while it holds unacknowledged messages: this one.
+            return probe.queueDeclarePassive(Topology.REPORTS).getConsumerCount() > 1;
+        } catch (IOException | ShutdownSignalException e) {
+            return false; // nobody known to give it to: keep it
+        } finally {
+            Broker.abort(probe);
+        }
+    }
+
+    /** @return whether closing began during the pause */
+    private boolean pauseOrClose() {
+        try {
+            return closed.await(RETRY_PAUSE_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return true;
         }
     }
 
@@ -218,41 +309,36 @@ public final class ReportsIn implements AutoCloseable {
         };
     }
 
-    private void reject(long tag, Rejection reason, AMQP.BasicProperties properties, String more) {
+    private void reject(Channel channel, long tag, Rejection reason, AMQP.BasicProperties properties, String more) {
         long count = rejected.get(reason).incrementAndGet();
         if (logs.due(reason.label())) {
             LOG.warn("report rejected reason={} userId={} messageId={} rejected={}{}", reason.label(),
                     properties.getUserId(), properties.getMessageId(), count, more);
         }
-        settle(tag, false, false);
+        settle(channel, tag, false, false);
     }
 
-    private void requeue(long tag, AMQP.BasicProperties properties, String reason, RuntimeException e) {
+    private void requeue(Channel channel, long tag, AMQP.BasicProperties properties, RuntimeException e) {
         long count = requeued.incrementAndGet();
         if (logs.due("requeued")) {
-            LOG.warn("report requeued reason={} userId={} messageId={} deliveryCount={} requeued={} error={}", reason,
+            LOG.warn("report requeued reason=sink-failed userId={} messageId={} deliveryCount={} requeued={} error={}",
                     properties.getUserId(), properties.getMessageId(), deliveryCount(properties), count,
                     e.getMessage());
         }
-        try {
-            if (closed.await(RETRY_PAUSE_MS, TimeUnit.MILLISECONDS)) {
-                return; // closing: the aborted channel gives the report back
-            }
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
+        if (pauseOrClose()) {
+            return; // closing: the aborted channel gives the report back
         }
-        settle(tag, false, true);
+        settle(channel, tag, false, true);
     }
 
     /** @return the quorum queue's count of earlier deliveries, {@code 0} on the first */
-    private static Object deliveryCount(AMQP.BasicProperties properties) {
+    private static long deliveryCount(AMQP.BasicProperties properties) {
         Map<String, Object> headers = properties.getHeaders();
-        Object count = headers == null ? null : headers.get("x-delivery-count");
-        return count == null ? 0 : count;
+        return headers != null && headers.get("x-delivery-count") instanceof Number count ? count.longValue() : 0;
     }
 
     /** Acknowledges or rejects; a channel lost meanwhile means the broker delivers the report again. */
-    private void settle(long tag, boolean ack, boolean requeue) {
+    private static void settle(Channel channel, long tag, boolean ack, boolean requeue) {
         try {
             if (ack) {
                 channel.basicAck(tag, false);
@@ -269,7 +355,12 @@ public final class ReportsIn implements AutoCloseable {
     public Counts counts() {
         Map<Rejection, Long> now = new EnumMap<>(Rejection.class);
         rejected.forEach((reason, count) -> now.put(reason, count.get()));
-        return new Counts(received.get(), accepted.get(), requeued.get(), now);
+        return new Counts(received.get(), accepted.get(), requeued.get(), paused.get(), now);
+    }
+
+    /** @return the channel consuming now, for a test to inject a fault into */
+    Channel consuming() {
+        return subscription.channel();
     }
 
     /**
@@ -279,7 +370,7 @@ public final class ReportsIn implements AutoCloseable {
     @Override
     public void close() {
         closed.countDown();
-        Broker.abort(channel);
+        subscription.close();
         LOG.info("reports in stopped queue={} vhost={} counts={}", Topology.REPORTS, broker.settings().vhost(),
                 counts());
     }

@@ -13,7 +13,13 @@ import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.impl.NetworkConnection;
 import dev.mesh.controller.core.CanonicalJson;
 import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.execute.Execution;
+import dev.mesh.controller.core.memory.MemoryBuilders;
+import dev.mesh.controller.core.memory.MemoryEvents;
+import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.plan.DeclarationReader;
+import dev.mesh.controller.manifest.Layout;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -78,6 +84,32 @@ class BrokerDeliveriesIT {
         assertThat(got.getMessageCount()).isZero();
         assertThat(plain.createChannel().queueDeclarePassive("mesh-host.n2").getMessageCount())
                 .as("the other node's queue").isZero();
+    }
+
+    @Test
+    void executionRound_declaresTheQueueOfEveryKnownNode_beforeAnythingIsDeliveredToIt() throws Exception {
+        MemoryInventory inventory = new MemoryInventory();
+        inventory.report(new Node("n1", "10.0.0.1", "debian-12"));
+        Execution execution = Execution.of(new Execution.Ports(inventory, deliveries, new MemoryBuilders(),
+                new MemoryEvents(), Layout.DEFAULT, Controllers.CLOCK));
+        assertThat(queueExists("mesh-host.n1")).as("before the round").isFalse();
+
+        Execution.Round round = execution.run(1);
+
+        assertThat(round.delivered()).as("nothing is assigned: nothing to deliver").isEmpty();
+        assertThat(round.failed()).isEmpty();
+        assertThat(queueExists("mesh-host.n1")).as("the node known, its queue declared").isTrue();
+        // A declaration published now, before its host ever connected, waits in the queue.
+        Channel publishing = plain.createChannel();
+        publishing.confirmSelect();
+        publishing.basicPublish("mesh.declarations", "n1", true, null, new byte[] {'{', '}'});
+        publishing.waitForConfirmsOrDie(5_000);
+        GetResponse got = publishing.basicGet("mesh-host.n1", true);
+        assertThat(got).as("routed to the node's queue").isNotNull();
+
+        inventory.report(new Node("n2", "10.0.0.2", "debian-12"));
+        execution.run(1);
+        assertThat(queueExists("mesh-host.n2")).as("a node known later, at the next round").isTrue();
     }
 
     @Test

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,6 +42,8 @@ class ReportsInIT {
     private final MemoryIdentity identity = new MemoryIdentity();
     private final BlockingQueue<Report> recorded = new LinkedBlockingQueue<>();
     private final AtomicInteger poisonAttempts = new AtomicInteger();
+    private final AtomicInteger attempts = new AtomicInteger();
+    private volatile long unavailableUntil = System.nanoTime();
     private final List<Connection> senders = new ArrayList<>();
     private final BlockingQueue<Delivery> deadArrived = new LinkedBlockingQueue<>();
     private final Map<String, Delivery> dead = new HashMap<>();
@@ -69,11 +72,18 @@ class ReportsInIT {
         vhost.close();
     }
 
-    /** The sink: records the report, or fails as a store that is down would, for the poison revision. */
+    /**
+     * The sink: fails as a store that is down would until {@link #unavailableUntil}; then records the report, or
+     * refuses the poison revision for good.
+     */
     private boolean record(Report report) {
+        attempts.incrementAndGet();
+        if (System.nanoTime() - unavailableUntil < 0) {
+            throw new VerbException(VerbException.Code.UNAVAILABLE, "the inventory does not answer", "");
+        }
         if (report instanceof Report.Applied applied && applied.revision().equals(POISON)) {
             poisonAttempts.incrementAndGet();
-            throw new VerbException(VerbException.Code.UNAVAILABLE, "the inventory does not answer", "");
+            throw new VerbException(VerbException.Code.INVALID, "this report can never be recorded", "");
         }
         recorded.add(report);
         return true;
@@ -160,7 +170,7 @@ class ReportsInIT {
     }
 
     @Test
-    void reportTheSinkRefuses_isDeliveredAgain_untilTheDeliveryLimit_thenDead_andTheConsumerKeepsWorking()
+    void reportTheSinkRefusesForGood_isDeliveredAgain_untilTheDeliveryLimit_thenDead_andTheConsumerKeepsWorking()
             throws Exception {
         String n1 = vhost.addUser();
         Channel host = sender(n1);
@@ -176,8 +186,134 @@ class ReportsInIT {
         assertThat(next()).isEqualTo(new Report.Applied(n1, "sha256:1", List.of(), AT));
         ReportsIn.Counts counts = settled();
         assertThat(counts.requeued()).isEqualTo(Topology.DELIVERY_LIMIT + 1);
+        assertThat(counts.paused()).as("not for a refusal other than unavailable").isZero();
         assertThat(counts.accepted()).isEqualTo(1);
         assertThat(counts.received()).isEqualTo(Topology.DELIVERY_LIMIT + 1 + 2);
+    }
+
+    @Test
+    void consumerCancelledByTheBroker_theQueueDeletedAndDeclaredAgain_takesReportsAgain() throws Exception {
+        String n1 = vhost.addUser();
+        Channel host = sender(n1);
+        Channel consuming = in.consuming();
+        CountDownLatch left = new CountDownLatch(1);
+        consuming.addShutdownListener(signal -> left.countDown());
+
+        // Injected: the reports' queue deleted under the running consumer (the broker cancels it), then, once
+        // the consumer left that channel, declared again.
+        guest.queueDelete(REPORTS);
+        assertThat(left.await(10, TimeUnit.SECONDS)).as("the consumer left the cancelled consumer's channel").isTrue();
+        Topology.declare(broker);
+
+        // Seen: a report sent now is recorded and acknowledged.
+        send(host, n1, "m-after", applied(n1, "sha256:1", ""));
+        assertThat(next()).isEqualTo(new Report.Applied(n1, "sha256:1", List.of(), AT));
+        assertThat(settled().accepted()).isEqualTo(1);
+        assertThat(in.consuming()).isNotSameAs(consuming);
+    }
+
+    @Test
+    void consumingChannelClosedByTheBroker_isReopened_andReportsAreRecordedAgain() throws Exception {
+        String n1 = vhost.addUser();
+        Channel host = sender(n1);
+        Channel consuming = in.consuming();
+        CountDownLatch closed = new CountDownLatch(1);
+        consuming.addShutdownListener(signal -> closed.countDown());
+
+        // Injected: a channel error on the consuming channel (an acknowledgement of a delivery tag it never had:
+        // 406 PRECONDITION_FAILED closes that channel, not the connection).
+        consuming.basicAck(999_999, false);
+        assertThat(closed.await(10, TimeUnit.SECONDS)).as("the broker closed the channel").isTrue();
+        assertThat(((AMQP.Channel.Close) consuming.getCloseReason().getReason()).getReplyCode()).isEqualTo(406);
+
+        // Seen: the report is recorded once the channel is back (after 1 s).
+        send(host, n1, "m-after", applied(n1, "sha256:1", ""));
+        assertThat(next()).isEqualTo(new Report.Applied(n1, "sha256:1", List.of(), AT));
+        assertThat(in.consuming().isOpen()).isTrue();
+    }
+
+    @Test
+    void sinkUnavailableForTenSeconds_longerThanSixDeliveriesTake_noReportIsDead_andAllAreRecordedAfterwards()
+            throws Exception {
+        String n1 = vhost.addUser();
+        Channel host = sender(n1);
+        // Injected: the sink throws unavailable (as Executor.record does on a standby, or with the store down)
+        // for 10 s; six deliveries of a report, one a second, would take about 6 s.
+        long outage = TimeUnit.SECONDS.toNanos(10);
+        unavailableUntil = System.nanoTime() + outage;
+        long start = System.nanoTime();
+
+        send(host, n1, "m-1", applied(n1, "sha256:1", ""));
+        awaitAttempts(1);
+        for (int i = 2; i <= 5; i++) {
+            send(host, n1, "m-" + i, applied(n1, "sha256:" + i, ""));
+        }
+
+        // Seen: while it is unavailable, the consumer takes nothing more (it cancelled itself: the reports sent
+        // after the first wait in the queue, not in its prefetch) ...
+        awaitReady(4);
+        assertThat(in.counts().received()).isEqualTo(1);
+        assertThat(recorded).isEmpty();
+        // ... and afterwards every report is recorded, in order, none of them dead.
+        for (int i = 1; i <= 5; i++) {
+            Report report = recorded.poll(30, TimeUnit.SECONDS);
+            assertThat(report).as("report " + i + " recorded").isEqualTo(new Report.Applied(n1, "sha256:" + i,
+                    List.of(), AT));
+        }
+        assertThat(System.nanoTime() - start).as("not before the outage ended").isGreaterThanOrEqualTo(outage);
+        ReportsIn.Counts counts = settled();
+        assertThat(counts.accepted()).isEqualTo(5);
+        assertThat(counts.requeued()).as("none given back").isZero();
+        assertThat(counts.paused()).isEqualTo(1);
+        assertThat(counts.received()).as("each delivered once, and the fence").isEqualTo(6);
+        assertThat(attempts.get() - 4).as("the first report tried about once a second, the others once")
+                .isBetween(9, 13);
+        assertThat(dead.keySet()).as("only the fence is dead").allSatisfy(id -> assertThat(id).startsWith("fence-"));
+        assertThat(guest.queueDeclarePassive(REPORTS).getConsumerCount()).as("consuming again").isEqualTo(1);
+        send(host, n1, "m-6", applied(n1, "sha256:6", ""));
+        assertThat(next()).isEqualTo(new Report.Applied(n1, "sha256:6", List.of(), AT));
+    }
+
+    @Test
+    void reportHeldWhileUnavailable_isGivenBack_whenAnotherControllerConsumesTheQueue() throws Exception {
+        String n1 = vhost.addUser();
+        Channel host = sender(n1);
+        BlockingQueue<Report> recordedByOther = new LinkedBlockingQueue<>();
+        unavailableUntil = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        // Another controller, consuming after this one: with a single active consumer it waits.
+        try (Broker otherBroker = Broker.connect(vhost.settings(), "it-other");
+                ReportsIn other = ReportsIn.start(otherBroker, identity, report -> recordedByOther.add(report),
+                        Clock.systemUTC())) {
+
+            send(host, n1, "m-1", applied(n1, "sha256:1", ""));
+
+            // Seen: this one, unavailable, stops and gives the report back; the other records it.
+            Report report = recordedByOther.poll(30, TimeUnit.SECONDS);
+            assertThat(report).isEqualTo(new Report.Applied(n1, "sha256:1", List.of(), AT));
+            assertThat(recorded).isEmpty();
+            assertThat(in.counts().paused()).isEqualTo(1);
+            assertThat(in.counts().requeued()).isEqualTo(1);
+            assertThat(other.counts().received()).as("delivered to the other once").isEqualTo(1);
+        }
+    }
+
+    /** Waits up to 10 s for the reports' queue to have that many messages ready, polling the broker. */
+    private void awaitReady(int expected) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long ready = guest.queueDeclarePassive(REPORTS).getMessageCount();
+        while (ready != expected && System.nanoTime() < deadline) {
+            ready = guest.queueDeclarePassive(REPORTS).getMessageCount();
+        }
+        assertThat(ready).as("messages ready in " + REPORTS).isEqualTo(expected);
+    }
+
+    /** Waits up to 10 s for the sink to have been called that many times. */
+    private void awaitAttempts(int expected) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (attempts.get() < expected && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(attempts.get()).as("sink calls").isGreaterThanOrEqualTo(expected);
     }
 
     private static String applied(String node, String revision, String steps) {

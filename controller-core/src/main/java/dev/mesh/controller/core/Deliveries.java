@@ -22,4 +22,18 @@ public interface Deliveries {
      *     reached the host or not, and delivering it again is safe (a host applies a revision once)
      */
     void deliver(Declaration declaration, long epoch);
+
+    /**
+     * Readies the transport for a node the controller has just come to know, before anything is
+     * delivered to it (for the bus: declares the node's queue {@code mesh-host.<node>}, DESIGN.md
+     * section 8, so that a declaration is never lost while its host is down). Idempotent; the
+     * default does nothing.
+     *
+     * @param node the node's name
+     * @throws IllegalArgumentException when the name is blank
+     * @throws dev.mesh.controller.manifest.MeshException of the transport's category when it could
+     *     not be readied: preparing it again later is safe
+     */
+    default void prepare(String node) {
+    }
 }

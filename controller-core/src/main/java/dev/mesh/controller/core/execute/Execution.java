@@ -8,6 +8,7 @@ import dev.mesh.controller.core.Delivery;
 import dev.mesh.controller.core.Events;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.Mesh;
+import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Plan;
 import dev.mesh.controller.core.Report;
 import dev.mesh.controller.core.Sighting;
@@ -81,7 +82,8 @@ public final class Execution {
      * @param delivered the deliveries made, in node order
      * @param sent the ids of the builds sent
      * @param waiting the nodes whose delivery waits, with what each waits for
-     * @param failed the nodes and builds the transport could not send, with why: tried again next round
+     * @param failed the nodes and builds the transport could not send (or, for a node, prepare), with why:
+     *     tried again next round
      */
     public record Round(List<Delivery> delivered, List<String> sent, Map<String, List<String>> waiting,
             Map<String, String> failed) {
@@ -103,6 +105,8 @@ public final class Execution {
     private final Ports ports;
     private final Inventory inventory;
     private final IncrementalPlanner planner = new IncrementalPlanner();
+    /** Nodes whose transport this execution readied, or delivered to. */
+    private final Set<String> prepared = new HashSet<>();
     /**
      * Nodes silent (or never heard from) at the end of the last round that do not run their target
      * revision: those to send it again when they are heard from.
@@ -124,8 +128,9 @@ public final class Execution {
     }
 
     /**
-     * Runs one round: composes and plans the mesh as the inventory has it, delivers what is due, sends
-     * the builds needed and not sent.
+     * Runs one round: composes and plans the mesh as the inventory has it, delivers what is due,
+     * {@linkplain Deliveries#prepare prepares} every node never delivered to that this execution has
+     * not prepared yet, sends the builds needed and not sent.
      *
      * @param epoch the epoch of the plan lock the caller holds
      * @return what it did
@@ -145,8 +150,9 @@ public final class Execution {
         Instant now = ports.clock().instant();
         Map<String, Declaration> declarations = planning.composition().declarations().stream()
                 .collect(Collectors.toMap(Declaration::node, Function.identity()));
+        Map<String, Delivery> deliveriesMade = inventory.deliveries();
         Map<String, Rollout> rollouts = Rollout.of(declarations.keySet(), new Rollout.Inputs(planning.plan(),
-                declarations, acknowledged, inventory.deliveries(), Map.of(), built, inventory::facts, now));
+                declarations, acknowledged, deliveriesMade, Map.of(), built, inventory::facts, now));
         Map<String, Sighting> sightings = inventory.sightings();
 
         List<Delivery> delivered = new ArrayList<>();
@@ -170,6 +176,8 @@ public final class Execution {
             return sighting == null || sighting.silentAt(now);
         }).collect(Collectors.toUnmodifiableSet());
         first = false;
+        delivered.forEach(delivery -> prepared.add(delivery.node()));
+        prepare(mesh, deliveriesMade.keySet(), failed);
         List<String> sent = sendBuilds(planning.plan(), mesh, epoch, failed);
         return new Round(delivered, sent, waiting, failed);
     }
@@ -213,6 +221,26 @@ public final class Execution {
                 yield true;
             }
         };
+    }
+
+    /**
+     * Readies the transport for every node of the mesh that was never delivered to and that this
+     * execution has not readied yet (DESIGN.md section 8: a host's queue exists as soon as the
+     * controller knows the node), in name order; a failure is kept in {@code failed} and tried again
+     * next round.
+     */
+    private void prepare(Mesh mesh, Set<String> everDelivered, Map<String, String> failed) {
+        for (String node : mesh.nodes().stream().map(Node::name).sorted().toList()) {
+            if (prepared.contains(node) || everDelivered.contains(node)) {
+                continue;
+            }
+            try {
+                ports.deliveries().prepare(node);
+                prepared.add(node);
+            } catch (MeshException e) {
+                failed.put(node, e.getMessage());
+            }
+        }
     }
 
     /** Desires, sends and records one declaration; a transport failure is kept in {@code failed}. */

@@ -26,6 +26,7 @@ public final class MemoryDeliveries implements Deliveries {
     }
 
     private final List<Delivered> delivered = new ArrayList<>();
+    private final List<String> prepared = new ArrayList<>();
 
     /**
      * {@inheritDoc}
@@ -43,6 +44,24 @@ public final class MemoryDeliveries implements Deliveries {
                     + epoch);
         }
         delivered.add(new Delivered(declaration, epoch));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Keeps the node's name, in order, every time.
+     */
+    @Override
+    public synchronized void prepare(String node) {
+        if (node.isBlank()) {
+            throw new IllegalArgumentException("a node to prepare needs a name, not a blank one");
+        }
+        prepared.add(node);
+    }
+
+    /** @return the nodes prepared so far, in order, as often as each was */
+    public synchronized List<String> prepared() {
+        return List.copyOf(prepared);
     }
 
     /** @return every delivery so far, in order */

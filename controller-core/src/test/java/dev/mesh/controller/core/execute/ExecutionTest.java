@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Deliveries;
 import dev.mesh.controller.core.Delivery;
 import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Hands;
@@ -83,6 +84,58 @@ class ExecutionTest {
 
         assertThat(execution.run(1).sent()).as("sent once, not every round").isEmpty();
         assertThat(inventory.unsentBuilds()).isEmpty();
+    }
+
+    @Test
+    void run_preparesEveryKnownNode_onceAndBeforeAnyDelivery_andANodeAsSoonAsItIsKnown() {
+        Execution.Round first = execution.run(1);
+
+        assertThat(first.delivered()).as("nothing delivered yet").isEmpty();
+        assertThat(deliveries.prepared()).containsExactly("alpha", "beta", "gamma");
+        execution.run(1);
+        assertThat(deliveries.prepared()).as("once per node").containsExactly("alpha", "beta", "gamma");
+
+        seen(new Node("delta", "10.0.0.4", "debian-12"), "");
+        assertThat(execution.run(1).idle()).as("readying a node is not a send").isTrue();
+        assertThat(deliveries.prepared()).containsExactly("alpha", "beta", "gamma", "delta");
+    }
+
+    @Test
+    void run_aNodeDeliveredBefore_isNotPrepared_byASuccessor() {
+        execution.run(1);
+        buildAll();
+        assertThat(execution.run(1).delivered()).extracting(Delivery::node).containsExactly("beta");
+        MemoryDeliveries successors = new MemoryDeliveries();
+
+        Execution.of(new Execution.Ports(inventory, successors, builders, events, Layout.DEFAULT, clock)).run(2);
+
+        assertThat(successors.prepared()).containsExactly("alpha", "gamma");
+    }
+
+    @Test
+    void run_aPrepareThatFails_isInTheRoundsFailures_andTriedAgainNextRound() {
+        List<String> prepared = new ArrayList<>();
+        boolean[] down = {true};
+        Execution failing = Execution.of(new Execution.Ports(inventory, new Deliveries() {
+            @Override
+            public void deliver(Declaration declaration, long epoch) {
+            }
+
+            @Override
+            public void prepare(String node) {
+                if (down[0]) {
+                    throw new MeshException("the broker is gone") {
+                    };
+                }
+                prepared.add(node);
+            }
+        }, builders, events, Layout.DEFAULT, clock));
+
+        Execution.Round round = failing.run(1);
+        assertThat(round.failed()).containsEntry("alpha", "the broker is gone").containsKeys("beta", "gamma");
+        down[0] = false;
+        assertThat(failing.run(1).failed()).isEmpty();
+        assertThat(prepared).containsExactly("alpha", "beta", "gamma");
     }
 
     @Test

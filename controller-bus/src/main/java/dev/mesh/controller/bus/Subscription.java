@@ -1,0 +1,231 @@
+package dev.mesh.controller.bus;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.ShutdownSignalException;
+import java.io.IOException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One queue consumed with manual acknowledgements, on a channel of its own that comes back when the broker
+ * takes it away. The client's automatic recovery restores channels and consumers after a <em>connection</em>
+ * failure, not after the broker closed one channel (a channel error, e.g. a 406 on it) or cancelled the
+ * consumer ({@code basic.cancel}: its queue was deleted): then the channel is aborted and, after {@value
+ * #REOPEN_PAUSE_MS} ms, a new one opened and the queue consumed again, every {@value #REOPEN_PAUSE_MS} ms
+ * until it works (the queue declared again, say). The loss is logged once, at WARN, and the return at INFO.
+ *
+ * <p>A consumer may also be {@linkplain #pause() paused} on purpose (cancelled; the deliveries it holds stay
+ * its own) and {@linkplain #resume() resumed}. Nothing is reopened once {@link #close()} began.
+ *
+ * <p>Thread-safe.
+ */
+final class Subscription implements AutoCloseable {
+
+    /** How long after a loss the channel is reopened, and how often that is tried again. */
+    static final long REOPEN_PAUSE_MS = 1_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Subscription.class);
+
+    /** What a delivery is handed to, on the client's consumer thread, one at a time per channel. */
+    @FunctionalInterface
+    interface Handler {
+        /**
+         * @param channel the channel it came on, where it is acknowledged
+         * @param delivery its envelope
+         * @param properties its properties
+         * @param body its body
+         */
+        void handle(Channel channel, Envelope delivery, AMQP.BasicProperties properties, byte[] body);
+    }
+
+    private final Broker broker;
+    private final String queue;
+    private final int prefetch;
+    private final Handler handler;
+    private final ScheduledExecutorService reopener;
+    private Channel channel;
+    private Consumer consumer;
+    private boolean paused;
+    private boolean reopening;
+    private boolean closed;
+
+    private Subscription(Broker broker, String queue, int prefetch, Handler handler) {
+        this.broker = broker;
+        this.queue = queue;
+        this.prefetch = prefetch;
+        this.handler = handler;
+        this.reopener = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("mesh-reopen-" + queue).daemon().factory());
+    }
+
+    /**
+     * Opens a channel and consumes the queue.
+     *
+     * @throws IOException when the queue cannot be consumed (it does not exist, the broker is gone)
+     */
+    static Subscription start(Broker broker, String queue, int prefetch, Handler handler) throws IOException {
+        Subscription subscription = new Subscription(broker, queue, prefetch, handler);
+        try {
+            synchronized (subscription) {
+                subscription.open();
+            }
+        } catch (IOException | RuntimeException e) {
+            subscription.close();
+            throw e;
+        }
+        return subscription;
+    }
+
+    /** Opens a channel, and consumes on it unless paused; the caller holds the monitor. */
+    private void open() throws IOException {
+        Channel opened = broker.connection().createChannel();
+        try {
+            opened.basicQos(prefetch);
+            channel = opened;
+            consumer = null;
+            if (!paused) {
+                consume();
+            }
+        } catch (IOException | RuntimeException e) {
+            Broker.abort(opened);
+            throw e;
+        }
+    }
+
+    private void consume() throws IOException {
+        Consumer started = new Consumer(channel);
+        channel.basicConsume(queue, false, started);
+        consumer = started;
+    }
+
+    /** @return the channel consumed on now, for a test to inject a fault into */
+    synchronized Channel channel() {
+        return channel;
+    }
+
+    /**
+     * Stops consuming ({@code basic.cancel}): the broker sends nothing more (with a single active consumer, it
+     * feeds the next consumer), and what this one holds unacknowledged stays its own. Does nothing when paused.
+     * When the cancel fails, the channel is gone, which stops the deliveries too; {@link #resume()} reopens it.
+     */
+    synchronized void pause() {
+        if (paused || closed) {
+            return;
+        }
+        paused = true;
+        Consumer cancelled = consumer;
+        consumer = null;
+        if (cancelled != null && channel.isOpen()) {
+            try {
+                channel.basicCancel(cancelled.getConsumerTag());
+            } catch (IOException | ShutdownSignalException e) {
+                LOG.debug("broker consumer not cancelled queue={} reason=\"{}\"", queue, Broker.reason(e));
+            }
+        }
+    }
+
+    /**
+     * Consumes again after {@link #pause()}. Does nothing when not paused. When the queue cannot be consumed
+     * now (the channel was lost meanwhile, the queue is gone), the channel is reopened as after a loss.
+     */
+    synchronized void resume() {
+        if (!paused || closed) {
+            return;
+        }
+        paused = false;
+        if (reopening) {
+            return; // the channel being reopened consumes
+        }
+        try {
+            if (channel.isOpen()) {
+                consume();
+                return;
+            }
+        } catch (IOException | ShutdownSignalException e) {
+            LOG.debug("broker consumer not resumed queue={} reason=\"{}\"", queue, Broker.reason(e));
+        }
+        reopening = true;
+        LOG.warn("broker consumer lost queue={} vhost={} reason=\"the channel closed while paused\"; reopening in {} ms",
+                queue, broker.settings().vhost(), REOPEN_PAUSE_MS);
+        reopener.schedule(this::reopen, REOPEN_PAUSE_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** The broker took the channel or the consumer away: reopen after the pause, once per loss. */
+    private synchronized void lost(Consumer which, String reason) {
+        if (closed || which != consumer || reopening) {
+            return; // closing on purpose, a consumer replaced already, or a reopening under way
+        }
+        reopening = true;
+        consumer = null;
+        LOG.warn("broker consumer lost queue={} vhost={} reason=\"{}\"; reopening in {} ms", queue,
+                broker.settings().vhost(), reason, REOPEN_PAUSE_MS);
+        reopener.schedule(this::reopen, REOPEN_PAUSE_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private synchronized void reopen() {
+        if (closed) {
+            return;
+        }
+        Broker.abort(channel);
+        try {
+            open();
+        } catch (IOException | ShutdownSignalException e) {
+            LOG.debug("broker consumer not reopened queue={} reason=\"{}\"; trying again in {} ms", queue,
+                    Broker.reason(e), REOPEN_PAUSE_MS);
+            reopener.schedule(this::reopen, REOPEN_PAUSE_MS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        reopening = false;
+        LOG.info("broker consumer reopened queue={} vhost={} paused={}", queue, broker.settings().vhost(), paused);
+    }
+
+    /**
+     * Stops consuming for good: aborts the channel, so what it held unacknowledged goes back to the queue. Does
+     * nothing more when closed already.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            closed = true;
+        }
+        reopener.shutdownNow();
+        Channel last;
+        synchronized (this) {
+            last = channel;
+        }
+        Broker.abort(last);
+    }
+
+    /** Hands deliveries on; tells a loss that the broker caused, not one of a connection the client recovers. */
+    private final class Consumer extends DefaultConsumer {
+
+        Consumer(Channel channel) {
+            super(channel);
+        }
+
+        @Override
+        public void handleDelivery(String consumerTag, Envelope delivery, AMQP.BasicProperties properties,
+                byte[] body) {
+            handler.handle(getChannel(), delivery, properties, body);
+        }
+
+        @Override
+        public void handleCancel(String consumerTag) {
+            lost(this, "the broker cancelled the consumer (was the queue deleted?)");
+        }
+
+        @Override
+        public void handleShutdownSignal(String consumerTag, ShutdownSignalException signal) {
+            // A connection's failure (hard) is the automatic recovery's to mend; one of our own closes is nothing.
+            if (!signal.isHardError() && !signal.isInitiatedByApplication()) {
+                lost(this, "the broker closed the channel: " + Broker.reason(signal));
+            }
+        }
+    }
+}
