@@ -26,6 +26,7 @@ import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Migrations;
 import dev.mesh.controller.store.PgIdentity;
 import java.time.Clock;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
@@ -132,9 +133,13 @@ final class MeshController implements AutoCloseable {
     }
 
     static BrokerSettings brokerSettings(Config.Serve config) {
-        BrokerAddress address = config.broker();
+        return brokerSettings(config.broker(), config.certificate());
+    }
+
+    /** @return the bus's settings for the launcher's address and CA file: the one place mapping them */
+    static BrokerSettings brokerSettings(BrokerAddress address, Optional<Path> certificate) {
         return new BrokerSettings(address.host(), address.port(), address.vhost(), address.user(), address.password(),
-                config.certificate().<BrokerSettings.Transport>map(BrokerSettings.Transport.Tls::new)
+                certificate.<BrokerSettings.Transport>map(BrokerSettings.Transport.Tls::new)
                         .orElse(BrokerSettings.Transport.PLAIN));
     }
 
