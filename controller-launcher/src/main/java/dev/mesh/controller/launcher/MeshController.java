@@ -98,28 +98,29 @@ final class MeshController implements AutoCloseable {
                 natsEvents.publish(kind, payload);
                 executor.changed();
             };
-            Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(store.inventory(), store.licences(),
-                    store.lifecycle(), events, store.requests(), Layout.DEFAULT, clock), identity,
-                    JarVersion.version()));
             try {
                 store.lifecycle().activate();
             } catch (RuntimeException e) {
                 LOG.info("controller standby instance={} reason=\"{}\"", instance, e.getMessage());
             }
+            // Reports and facts in before the verbs: status's bus counts them (BusWire), and neither needs a verb.
+            ReportsIn reports = opened.open(ReportsIn.start(broker, identity, executor::record, clock));
+            FactsIn facts = opened.open(FactsIn.start(nats, new ForwardingInventory(store.inventory()) {
+                @Override
+                public void report(Collection<Facts> written) {
+                    super.report(written);
+                    executor.changed();
+                }
+            }, clock));
+            Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(store.inventory(), store.licences(),
+                    store.lifecycle(), events, store.requests(), Layout.DEFAULT, clock,
+                    new BusWire(broker, facts, reports, natsEvents)), identity, JarVersion.version()));
             assembly.keepActive(TICK);
             assembly.renewStatus(Assembly.STATUS_EVERY);
             executor.changed();
 
             opened.open(BrokerVerbs.start(broker, assembly.verbs(), identity, JarVersion.version(),
                     store.lifecycle()));
-            opened.open(ReportsIn.start(broker, identity, executor::record, clock));
-            opened.open(FactsIn.start(nats, new ForwardingInventory(store.inventory()) {
-                @Override
-                public void report(Collection<Facts> facts) {
-                    super.report(facts);
-                    executor.changed();
-                }
-            }, clock));
             Optional<McpHttpServer> server = http.map(assembly::serveHttp);
             Lifecycle.Status status = store.lifecycle().status();
             LOG.info("controller started mode=mesh instance={} role={} epoch={} broker={} nats={}{}", instance,
