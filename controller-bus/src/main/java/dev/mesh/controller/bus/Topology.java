@@ -42,6 +42,7 @@ public final class Topology {
     public static final int DELIVERY_LIMIT = 5;
 
     private static final int PRECONDITION_FAILED = 406;
+    private static final int NOT_FOUND = 404;
     private static final Pattern INEQUIVALENT = Pattern.compile("inequivalent arg '([^']+)'");
     private static final Logger LOG = LoggerFactory.getLogger(Topology.class);
 
@@ -59,26 +60,56 @@ public final class Topology {
     }
 
     /**
-     * Declares the controller's exchanges and queues, or finds them as declared before.
+     * What {@link #declare} found and did.
+     *
+     * @param vhost the virtual host
+     * @param created the queues and exchanges that did not exist and were declared, e.g.
+     *     {@code queue mesh-controller.verbs}, in the order declared
+     * @param found those that existed already, with the controller's arguments
+     */
+    public record Declared(String vhost, List<String> created, List<String> found) {
+
+        /** Copies the lists. */
+        public Declared {
+            Objects.requireNonNull(vhost, "vhost");
+            created = List.copyOf(created);
+            found = List.copyOf(found);
+        }
+
+        /** @return how many queues and exchanges the topology has */
+        public int size() {
+            return created.size() + found.size();
+        }
+    }
+
+    /**
+     * Declares the controller's exchanges and queues, or finds them as declared before. Each is looked
+     * for first (a passive declaration), so that what was there already is told apart from what is new.
      *
      * @param broker the connection to declare on
+     * @return which queues and exchanges were created and which were found
      * @throws BusException when a queue or an exchange exists with other arguments (one line for each,
      *     with the fix), or the broker cannot be used
      */
-    public static void declare(Broker broker) {
+    public static Declared declare(Broker broker) {
         Objects.requireNonNull(broker, "broker");
         Connection connection = broker.connection();
         List<String> refused = new ArrayList<>();
-        step(connection, "exchange", DEAD, c -> c.exchangeDeclare(DEAD, BuiltinExchangeType.FANOUT, true))
-                .ifPresent(refused::add);
-        step(connection, "queue", DEAD, c -> c.queueDeclare(DEAD, true, false, false, quorum())).ifPresent(refused::add);
+        List<String> created = new ArrayList<>();
+        List<String> found = new ArrayList<>();
+        declared(connection, "exchange", DEAD, c -> c.exchangeDeclarePassive(DEAD),
+                c -> c.exchangeDeclare(DEAD, BuiltinExchangeType.FANOUT, true), created, found).ifPresent(refused::add);
+        declared(connection, "queue", DEAD, c -> c.queueDeclarePassive(DEAD),
+                c -> c.queueDeclare(DEAD, true, false, false, quorum()), created, found).ifPresent(refused::add);
         step(connection, "binding", DEAD, c -> c.queueBind(DEAD, DEAD, "")).ifPresent(refused::add);
         for (String queue : List.of(VERBS, REPORTS)) {
-            step(connection, "queue", queue, c -> c.queueDeclare(queue, true, false, false, controllerQueueArguments()))
+            declared(connection, "queue", queue, c -> c.queueDeclarePassive(queue),
+                    c -> c.queueDeclare(queue, true, false, false, controllerQueueArguments()), created, found)
                     .ifPresent(refused::add);
         }
         for (String exchange : List.of(DECLARATIONS, BUILDS)) {
-            step(connection, "exchange", exchange, c -> c.exchangeDeclare(exchange, BuiltinExchangeType.DIRECT, true))
+            declared(connection, "exchange", exchange, c -> c.exchangeDeclarePassive(exchange),
+                    c -> c.exchangeDeclare(exchange, BuiltinExchangeType.DIRECT, true), created, found)
                     .ifPresent(refused::add);
         }
         if (!refused.isEmpty()) {
@@ -86,7 +117,71 @@ public final class Topology {
                     + "from the controller's (" + refused.size() + (refused.size() == 1 ? " problem" : " problems")
                     + "):\n  " + String.join("\n  ", refused));
         }
-        LOG.info("broker topology declared vhost={} queues={},{},{}", broker.settings().vhost(), VERBS, REPORTS, DEAD);
+        LOG.info("broker topology declared vhost={} queues={},{},{} created={}", broker.settings().vhost(), VERBS,
+                REPORTS, DEAD, created.size());
+        return new Declared(broker.settings().vhost(), created, found);
+    }
+
+    /**
+     * How many messages wait in {@link #DEAD}, as the broker counts them (a passive declaration: no
+     * management API, one round trip). Messages a consumer holds unacknowledged are not counted; the
+     * controller consumes nothing from it.
+     *
+     * @param broker the connection to ask on
+     * @return the number of ready messages in the dead-letter queue
+     * @throws BusException when the queue does not exist or the broker cannot be asked
+     */
+    public static long deadLetters(Broker broker) {
+        Objects.requireNonNull(broker, "broker");
+        Channel channel = null;
+        try {
+            channel = broker.connection().createChannel();
+            return channel.queueDeclarePassive(DEAD).getMessageCount();
+        } catch (IOException | ShutdownSignalException e) {
+            throw new BusException("cannot count the messages in queue " + DEAD + " in virtual host "
+                    + broker.settings().vhost() + ": " + Broker.reason(e) + "; check that RabbitMQ runs and that the "
+                    + "topology is declared (mesh-controller prepare)", e);
+        } finally {
+            Broker.abort(channel);
+        }
+    }
+
+    /**
+     * Declares one queue or exchange after looking for it, and adds {@code kind name} to {@code created}
+     * or {@code found}.
+     *
+     * @return the broker's refusal, as {@link #step} gives it
+     */
+    private static Optional<String> declared(Connection connection, String kind, String name, Declaration passive,
+            Declaration declaration, List<String> created, List<String> found) {
+        boolean existed = exists(connection, kind, name, passive);
+        Optional<String> refused = step(connection, kind, name, declaration);
+        if (refused.isEmpty()) {
+            (existed ? found : created).add(kind + " " + name);
+        }
+        return refused;
+    }
+
+    /** @return whether the passive declaration found it; the broker closes the channel when it did not */
+    private static boolean exists(Connection connection, String kind, String name, Declaration passive) {
+        Channel channel = null;
+        try {
+            channel = connection.createChannel();
+            passive.on(channel);
+            return true;
+        } catch (IOException e) {
+            if (e.getCause() instanceof ShutdownSignalException signal
+                    && signal.getReason() instanceof AMQP.Channel.Close close && close.getReplyCode() == NOT_FOUND) {
+                return false;
+            }
+            throw new BusException("cannot look for " + kind + " " + name + " on the broker: " + Broker.reason(e)
+                    + "; check that RabbitMQ runs and that the controller's user may use the virtual host", e);
+        } catch (ShutdownSignalException e) {
+            throw new BusException("cannot look for " + kind + " " + name + " on the broker: " + Broker.reason(e)
+                    + "; the connection is closed: check that RabbitMQ runs, then declare again", e);
+        } finally {
+            Broker.abort(channel);
+        }
     }
 
     /**

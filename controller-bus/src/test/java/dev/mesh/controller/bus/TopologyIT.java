@@ -40,9 +40,18 @@ class TopologyIT {
     }
 
     @Test
-    void declare_twice_isIdempotent_andDeadLettersReachTheDeadQueue() throws Exception {
-        Topology.declare(broker);
-        Topology.declare(broker);
+    void declare_twice_isIdempotent_andDeadLettersReachTheDeadQueue_andAreCounted() throws Exception {
+        List<String> all = List.of("exchange mesh-controller.dead", "queue mesh-controller.dead",
+                "queue mesh-controller.verbs", "queue mesh-controller.reports", "exchange mesh.declarations",
+                "exchange mesh.builds");
+
+        Topology.Declared first = Topology.declare(broker);
+        Topology.Declared second = Topology.declare(broker);
+
+        assertThat(first).isEqualTo(new Topology.Declared(vhost.name(), all, List.of()));
+        assertThat(second).isEqualTo(new Topology.Declared(vhost.name(), List.of(), all));
+        assertThat(second.size()).isEqualTo(6);
+        assertThat(Topology.deadLetters(broker)).isZero();
 
         Channel channel = plain.createChannel();
         for (String queue : List.of("mesh-controller.verbs", "mesh-controller.reports", "mesh-controller.dead")) {
@@ -58,6 +67,26 @@ class TopologyIT {
         channel.basicPublish("mesh-controller.dead", "any", null, "dead".getBytes(StandardCharsets.UTF_8));
         channel.waitForConfirmsOrDie(5_000);
         assertThat(channel.queueDeclarePassive("mesh-controller.dead").getMessageCount()).isEqualTo(1);
+        assertThat(Topology.deadLetters(broker)).isEqualTo(1);
+    }
+
+    @Test
+    void declare_someThere_toldApartFromTheNew() throws Exception {
+        plain.createChannel().exchangeDeclare("mesh.builds", "direct", true);
+
+        Topology.Declared declared = Topology.declare(broker);
+
+        assertThat(declared.found()).containsExactly("exchange mesh.builds");
+        assertThat(declared.created()).hasSize(5).doesNotContain("exchange mesh.builds");
+    }
+
+    @Test
+    void deadLetters_withoutTheTopology_isABusException_sayingWhatToRun() {
+        assertThatThrownBy(() -> Topology.deadLetters(broker)).isInstanceOf(BusException.class)
+                .hasMessageStartingWith("cannot count the messages in queue mesh-controller.dead in virtual host "
+                        + vhost.name() + ": ")
+                .hasMessageEndingWith("; check that RabbitMQ runs and that the topology is declared (mesh-controller "
+                        + "prepare)");
     }
 
     @Test

@@ -39,6 +39,26 @@ public final class MeshCommands {
      */
     public static CommandLine commandLine(Map<String, String> env, InputStream in, OutputStream out,
             List<?> controllerCommands) {
+        return commandLine(env, in, out, controllerCommands, Upstreams.HTTP_ONLY);
+    }
+
+    /**
+     * Builds the command tree, with {@code mcp} asking {@code upstreams} first where to forward.
+     *
+     * @param env the environment the client commands find the controller with
+     *     ({@code MESH_CONTROLLER_URL}, {@code MESH_CONTROLLER_STATE}, {@code MESH_CONTROLLER_TOKEN_FILE})
+     * @param in where {@code mcp} reads its client's messages (standard input)
+     * @param out where {@code mcp} writes its answers (standard output)
+     * @param controllerCommands picocli command objects that prepare or run a controller, listed
+     *     after {@code plan} and before the client commands
+     * @param upstreams the transports besides HTTP that the environment may name to {@code mcp} (the
+     *     launcher's: the broker)
+     * @return a new command line, not shared; not thread-safe, as picocli's are not
+     * @throws picocli.CommandLine.InitializationException when a controller command is not a valid
+     *     picocli command or takes a name already used
+     */
+    public static CommandLine commandLine(Map<String, String> env, InputStream in, OutputStream out,
+            List<?> controllerCommands, Upstreams upstreams) {
         Objects.requireNonNull(env, "env");
         CommandLine commandLine = new CommandLine(new MeshControllerCommand())
                 .addSubcommand(new ValidateCommand())
@@ -57,7 +77,7 @@ public final class MeshCommands {
                 .addSubcommand(new ChangeCommands.Unassign(env))
                 .addSubcommand(new ChangeCommands.Push(env))
                 .addSubcommand(new ChangeCommands.Build(env))
-                .addSubcommand(new McpCommand(env, in, out))
+                .addSubcommand(new McpCommand(env, in, out, upstreams))
                 .setExecutionExceptionHandler(Failures::print);
     }
 }

@@ -1,7 +1,9 @@
 package dev.mesh.controller.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -36,9 +38,9 @@ final class ReadCommands {
         }
 
         /**
-         * Every field the controller answers, in its order: {@code plan} as its summary, an empty
-         * value (no previous holder, no active controller known) as {@code none}, other values as
-         * they are.
+         * Every field the controller answers, in its order: {@code plan} as its summary, {@code bus} as
+         * its counts, an empty value (no previous holder, no active controller known) as {@code none},
+         * other values as they are.
          */
         @Override
         void print(JsonNode result, PrintWriter out) {
@@ -50,8 +52,39 @@ final class ReadCommands {
             if (name.equals("plan")) {
                 return VerbText.summary(value);
             }
+            if (name.equals("bus") && value.isObject()) {
+                return bus(value);
+            }
             String text = value.isValueNode() ? value.asString("") : value.toString();
             return text.isEmpty() ? "none" : text;
+        }
+
+        /**
+         * The bus's parts, {@code ; } between them: a count as {@code 1 dead}, a text as {@code broker ok},
+         * a group as {@code facts 10 received, 10 written, 0 dropped} — counts by reason summed.
+         */
+        private static String bus(JsonNode bus) {
+            List<String> parts = new ArrayList<>();
+            bus.properties().forEach(part -> {
+                JsonNode value = part.getValue();
+                if (value.isObject()) {
+                    List<String> counts = new ArrayList<>();
+                    value.properties().forEach(count -> counts.add(total(count.getValue()) + " " + count.getKey()));
+                    parts.add(part.getKey() + " " + String.join(", ", counts));
+                } else if (value.isNumber()) {
+                    parts.add(value.asLong() + " " + part.getKey());
+                } else {
+                    parts.add(part.getKey() + " " + (value.isNull() ? "unknown" : value.asString(value.toString())));
+                }
+            });
+            return String.join("; ", parts);
+        }
+
+        private static long total(JsonNode count) {
+            if (count.isObject()) {
+                return count.valueStream().mapToLong(Status::total).sum();
+            }
+            return count.asLong();
         }
     }
 

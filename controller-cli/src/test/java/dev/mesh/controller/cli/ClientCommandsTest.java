@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -67,6 +68,42 @@ class ClientCommandsTest {
 
         assertThat(controller.run("status").lines()).contains("modules: 5", "assignments: 7",
                 "plan: 67 to create, 2 to remove, 5 to build");
+    }
+
+    @Test
+    void status_inAMesh_showsTheBusOnOneLine_countsByReasonSummed() {
+        controller.close();
+        controller = new TestController(state, () -> {
+            Map<String, Object> facts = new LinkedHashMap<>();
+            facts.put("received", 10);
+            facts.put("written", 9);
+            facts.put("dropped", Map.of("unreadable", 1, "node-mismatch", 0));
+            Map<String, Object> bus = new LinkedHashMap<>();
+            bus.put("broker", "ok");
+            bus.put("dead", 2);
+            bus.put("facts", facts);
+            return bus;
+        });
+
+        Cli.Run run = controller.run("status");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.lines()).last().isEqualTo("bus: broker ok; 2 dead; facts 10 received, 9 written, 1 dropped");
+        assertThat(json(controller.run("status", "--json")).at("/bus/facts/dropped/unreadable").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void status_brokerUnavailable_saysSo_andTheDeadLettersAreUnknown() {
+        controller.close();
+        controller = new TestController(state, () -> {
+            Map<String, Object> bus = new LinkedHashMap<>();
+            bus.put("broker", "unavailable: cannot count");
+            bus.put("dead", null);
+            return bus;
+        });
+
+        assertThat(controller.run("status").lines()).last().isEqualTo("bus: broker unavailable: cannot count; "
+                + "dead unknown");
     }
 
     @Test

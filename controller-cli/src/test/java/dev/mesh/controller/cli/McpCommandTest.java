@@ -8,8 +8,12 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import dev.mesh.controller.mcp.McpException;
+import dev.mesh.controller.mcp.Upstream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -30,14 +34,18 @@ class McpCommandTest {
     }
 
     private static Run mcp(Map<String, String> env, String... lines) {
+        return mcp(env, Upstreams.HTTP_ONLY, List.of(), lines);
+    }
+
+    private static Run mcp(Map<String, String> env, Upstreams upstreams, List<String> options, String... lines) {
         ByteArrayInputStream in = new ByteArrayInputStream((String.join("\n", lines) + "\n")
                 .getBytes(StandardCharsets.UTF_8));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StringWriter err = new StringWriter();
-        int exitCode = new CommandLine(new McpCommand(env, in, out))
+        int exitCode = new CommandLine(new McpCommand(env, in, out, upstreams))
                 .setExecutionExceptionHandler(Failures::print)
                 .setErr(new PrintWriter(err))
-                .execute();
+                .execute(options.toArray(String[]::new));
         return new Run(exitCode, out.toString(StandardCharsets.UTF_8), err.toString());
     }
 
@@ -99,5 +107,87 @@ class McpCommandTest {
         assertThat(run.exitCode()).isEqualTo(3);
         assertThat(run.out()).isEmpty();
         assertThat(run.err()).startsWith("mesh-controller: no controller was reached; tried, in order:\n");
+    }
+
+    @Test
+    void anUpstreamFromTheEnvironment_isForwardedTo_andClosedAtTheEnd() {
+        Canned upstream = new Canned();
+
+        Run run = mcp(Map.of(), (env, warn) -> {
+            warn.accept("the file is readable by others");
+            return Optional.of(upstream);
+        }, List.of(), "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(upstream.asked).containsExactly("tools/list");
+        assertThat(upstream.closed).isTrue();
+        assertThat(run.messages()).hasSize(2);
+        assertThat(run.messages().getFirst().at("/result/tools").isArray()).isTrue();
+        assertThat(run.err().lines()).containsExactly("mesh-controller: warning: the file is readable by others");
+    }
+
+    @Test
+    void theOptions_nameAnHttpController_andTheEnvironmentsUpstreamIsNotAsked() {
+        try (TestController controller = new TestController(state)) {
+            Run run = mcp(Map.of(), (env, warn) -> {
+                throw new AssertionError("asked for an upstream although --state was given");
+            }, List.of("--state", controller.env().get("MESH_CONTROLLER_STATE")), "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+                    + "\"params\":{\"name\":\"nodes\"}}");
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.messages().getFirst().at("/result/structuredContent/nodes")).hasSize(3);
+        }
+    }
+
+    @Test
+    void anEnvironmentThatIsWrong_exits2_withItsLines_andServesNothing() {
+        Run run = mcp(Map.of(), (env, warn) -> {
+            throw new ConfigException(List.of("MESH_BROKER_ADDRESS_PORT is not set; set it", "second line"));
+        }, List.of(), "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err().lines()).containsExactly("mesh-controller: MESH_BROKER_ADDRESS_PORT is not set; set it",
+                "mesh-controller: second line");
+    }
+
+    @Test
+    void anUpstreamThatCannotBeReached_exits3_namingWhy_withoutAStackTrace() {
+        Run run = mcp(Map.of(), (env, warn) -> {
+            throw new CommandException("cannot connect to the broker as guest@127.0.0.1:1/mesh: Connection refused");
+        }, List.of(), "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err().lines()).containsExactly("mesh-controller: no controller was reached; tried, in order:",
+                "  cannot connect to the broker as guest@127.0.0.1:1/mesh: Connection refused");
+    }
+
+    /** An upstream that answers {@code tools/list} with no tools and remembers what it was asked. */
+    private static final class Canned implements Upstream {
+
+        final List<String> asked = new ArrayList<>();
+        boolean closed;
+
+        @Override
+        public Optional<JsonNode> exchange(JsonNode message) {
+            if (closed) {
+                throw McpException.unreachable("closed", null);
+            }
+            asked.add(message.path("method").asString());
+            return Optional.of(TestController.JSON.readTree("{\"jsonrpc\":\"2.0\",\"id\":" + message.path("id")
+                    + ",\"result\":{\"tools\":[]}}"));
+        }
+
+        @Override
+        public String describe() {
+            return "the canned upstream";
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
     }
 }

@@ -8,6 +8,7 @@ import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryRequestRecords;
+import dev.mesh.controller.core.Wire;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.BearerToken;
@@ -44,6 +45,14 @@ final class TestController implements AutoCloseable {
 
     /** @param state the state directory to write {@code url} and {@code token} into */
     TestController(Path state) {
+        this(state, Wire.NONE);
+    }
+
+    /**
+     * @param state the state directory to write {@code url} and {@code token} into
+     * @param wire what {@code status} tells of the transports
+     */
+    TestController(Path state, Wire wire) {
         this.state = state;
         // The nodes of examples/mesh.json, so that the controller's plan is the one plan --mesh makes of it.
         inventory.report(new Node("alpha", "10.20.0.11", "debian-12"));
@@ -63,7 +72,7 @@ final class TestController implements AutoCloseable {
             }
         };
         Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, LocalLifecycle.active(), new MemoryEvents(),
-                counted, Layout.DEFAULT, Clock.systemUTC()));
+                counted, Layout.DEFAULT, Clock.systemUTC(), wire));
         token = BearerToken.create(state);
         server = McpHttpServer.start(McpDispatcher.of(verbs, Identity.ANYONE, "0.1.0-test"),
                 McpHttpServer.Config.loopback(0, token, "dev"));

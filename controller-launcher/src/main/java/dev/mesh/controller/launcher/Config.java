@@ -111,6 +111,22 @@ final class Config {
     }
 
     /**
+     * What {@code mcp} needs to forward over the broker: its address, as the controller's manifest gives it.
+     *
+     * @param broker the broker's AMQP address and login (the caller's principal is that user)
+     * @param certificate the CA the broker's certificate must chain to; empty for plain AMQP on loopback
+     * @param warnings one line per credentials file readable by others, for standard error
+     */
+    record Mcp(BrokerAddress broker, Optional<Path> certificate, List<String> warnings) {
+
+        Mcp {
+            Objects.requireNonNull(broker, "broker");
+            Objects.requireNonNull(certificate, "certificate");
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    /**
      * What {@code grant}, {@code revoke} and {@code principals} need: the identity database.
      *
      * @param identity where it is and how to log in
@@ -154,6 +170,25 @@ final class Config {
         BrokerAddress broker = broker(variables);
         Optional<Path> certificate = certificate(variables, broker);
         return variables.check(() -> new Prepare(stores, broker, certificate, variables.warnings()));
+    }
+
+    /**
+     * Reads and checks what {@code mcp} needs to forward over the broker, when the broker's address is
+     * given at all: {@code MESH_BROKER_ADDRESS_FILE} or {@code MESH_BROKER_ADDRESS_PORT} set means a mesh,
+     * and then both must be right, and {@code MESH_BROKER_CERTIFICATE} too, as for {@code serve}.
+     *
+     * @param env the environment, e.g. {@link System#getenv()}
+     * @return the settings, or empty when neither broker address variable is set (dev mode: HTTP)
+     * @throws ConfigException with one line per problem, when one is set but a setting is missing or malformed
+     */
+    static Optional<Mcp> forMcp(Map<String, String> env) {
+        Variables variables = new Variables(env);
+        if (!variables.isSet("MESH_BROKER_ADDRESS_FILE") && !variables.isSet("MESH_BROKER_ADDRESS_PORT")) {
+            return Optional.empty();
+        }
+        BrokerAddress broker = broker(variables);
+        Optional<Path> certificate = certificate(variables, broker);
+        return Optional.of(variables.check(() -> new Mcp(broker, certificate, variables.warnings())));
     }
 
     /**

@@ -2,6 +2,8 @@ package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.cli.MeshCommands;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
@@ -9,7 +11,8 @@ import picocli.CommandLine;
 /**
  * Entry point of the {@code mesh-controller} command: the command line of {@code controller-cli}
  * with the commands that need the store added — {@code prepare}, {@code serve}, {@code grant},
- * {@code revoke} and {@code principals} — and the process's environment given to it. Every failure becomes text and an exit code in one place,
+ * {@code revoke} and {@code principals} — and the process's environment given to it; {@code mcp} forwards
+ * over the broker when the environment names one ({@link BrokerUpstreams}). Every failure becomes text and an exit code in one place,
  * {@link Failures}: no stack trace ever reaches the user.
  */
 public final class Main {
@@ -34,8 +37,20 @@ public final class Main {
      * @return a new command line, not shared
      */
     static CommandLine commandLine(Map<String, String> env) {
-        return MeshCommands.commandLine(env, System.in, System.out, List.of(new PrepareCommand(env),
-                new ServeCommand(env), new IdentityCommands.Grant(env), new IdentityCommands.Revoke(env),
-                new IdentityCommands.Principals(env)));
+        return commandLine(env, System.in, System.out);
+    }
+
+    /**
+     * The whole command tree, with {@code mcp} on the streams given.
+     *
+     * @param env the environment the commands read their configuration from
+     * @param in where {@code mcp} reads its client's messages
+     * @param out where {@code mcp} writes its answers
+     * @return a new command line, not shared
+     */
+    static CommandLine commandLine(Map<String, String> env, InputStream in, OutputStream out) {
+        return MeshCommands.commandLine(env, in, out, List.of(new PrepareCommand(env), new ServeCommand(env),
+                new IdentityCommands.Grant(env), new IdentityCommands.Revoke(env),
+                new IdentityCommands.Principals(env)), new BrokerUpstreams());
     }
 }

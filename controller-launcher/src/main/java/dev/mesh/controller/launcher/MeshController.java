@@ -23,6 +23,7 @@ import dev.mesh.controller.store.ConnectionPool;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Migrations;
 import dev.mesh.controller.store.PgIdentity;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -96,22 +97,23 @@ final class MeshController implements AutoCloseable {
                 natsEvents.publish(kind, payload);
                 executor.changed();
             };
-            Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(store.inventory(), store.licences(),
-                    store.lifecycle(), events, store.requests(), Layout.DEFAULT, clock), identity,
-                    JarVersion.version()));
             try {
                 store.lifecycle().activate();
             } catch (RuntimeException e) {
                 LOG.info("controller standby instance={} reason=\"{}\"", instance, e.getMessage());
             }
+            // Reports and facts in before the verbs: status's bus counts them (BusWire), and neither needs a verb.
+            ReportsIn reports = opened.open(ReportsIn.start(broker, identity, executor::record, clock));
+            FactsIn facts = opened.open(FactsIn.start(nats, store.inventory(), clock));
+            Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(store.inventory(), store.licences(),
+                    store.lifecycle(), events, store.requests(), Layout.DEFAULT, clock,
+                    new BusWire(broker, facts, reports, natsEvents)), identity, JarVersion.version()));
             assembly.keepActive(TICK);
             assembly.renewStatus(Assembly.STATUS_EVERY);
             executor.changed();
 
             opened.open(BrokerVerbs.start(broker, assembly.verbs(), identity, JarVersion.version(),
                     store.lifecycle()));
-            opened.open(ReportsIn.start(broker, identity, executor::record, clock));
-            opened.open(FactsIn.start(nats, store.inventory(), clock));
             Optional<McpHttpServer> server = http.map(assembly::serveHttp);
             Lifecycle.Status status = store.lifecycle().status();
             LOG.info("controller started mode=mesh instance={} role={} epoch={} broker={} nats={}{}", instance,
@@ -125,9 +127,13 @@ final class MeshController implements AutoCloseable {
     }
 
     static BrokerSettings brokerSettings(Config.Serve config) {
-        BrokerAddress address = config.broker();
+        return brokerSettings(config.broker(), config.certificate());
+    }
+
+    /** @return the bus's settings for the launcher's address and CA file: the one place mapping them */
+    static BrokerSettings brokerSettings(BrokerAddress address, Optional<Path> certificate) {
         return new BrokerSettings(address.host(), address.port(), address.vhost(), address.user(), address.password(),
-                config.certificate().<BrokerSettings.Transport>map(BrokerSettings.Transport.Tls::new)
+                certificate.<BrokerSettings.Transport>map(BrokerSettings.Transport.Tls::new)
                         .orElse(BrokerSettings.Transport.PLAIN));
     }
 

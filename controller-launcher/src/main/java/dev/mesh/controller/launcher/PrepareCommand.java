@@ -1,5 +1,8 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.bus.Broker;
+import dev.mesh.controller.bus.BusException;
+import dev.mesh.controller.bus.Topology;
 import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.store.Database;
@@ -7,6 +10,8 @@ import dev.mesh.controller.store.MigrationReport;
 import dev.mesh.controller.store.Migrations;
 import dev.mesh.controller.store.StoreException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -16,24 +21,24 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code mesh-controller prepare}: migrates the three store databases to the schema this
- * controller carries. Idempotent: a second run changes nothing and says so. Each database is tried
- * even when one before it failed, so one run reports every database's state.
- *
- * <p>It reads the broker's address too ({@link Config#forPrepare}), and refuses to start without
- * it, because declaring the broker's topology is part of preparing (DESIGN.md section 11); that
- * step is not wired yet, so the address is checked and not used.
+ * controller carries, then declares the broker's topology (DESIGN.md sections 8 and 11;
+ * {@link Topology#declare}). Idempotent: a second run changes nothing and says so. Each part is
+ * tried even when one before it failed, so one run reports the state of every database and of the
+ * broker.
  */
 @Command(name = "prepare",
         mixinStandardHelpOptions = true,
         versionProvider = JarVersion.class,
         description = "Migrates the store's databases (inventory, identity, licences) to this controller's "
-                + "schema, as configured by MESH_STORE_{INVENTORY,IDENTITY,LICENCES}_{FILE,PORT}. Safe to run "
-                + "again: a database already up to date is left alone. Needs the broker's address too "
-                + "(MESH_BROKER_ADDRESS_{FILE,PORT}, MESH_BROKER_CERTIFICATE), for the broker's topology.",
+                + "schema, as configured by MESH_STORE_{INVENTORY,IDENTITY,LICENCES}_{FILE,PORT}, then declares "
+                + "the broker's queues and exchanges (MESH_BROKER_ADDRESS_{FILE,PORT}, MESH_BROKER_CERTIFICATE). "
+                + "Safe to run again: a database already up to date, and a queue or exchange already declared "
+                + "with the same arguments, are left alone.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:every database is up to date",
-            "1:a database could not be migrated (the line says why)",
+            "0:every database is up to date and the broker's topology is declared",
+            "1:a database could not be migrated, or the broker's topology could not be declared (the broker "
+                    + "does not answer, or a queue exists with other arguments); the lines say why",
             "2:the command line or the environment is wrong"})
 final class PrepareCommand implements Callable<Integer> {
 
@@ -65,11 +70,82 @@ final class PrepareCommand implements Callable<Integer> {
                 failed++;
             }
         }
-        out.println(failed > 0 ? failed + " of 3 databases could not be prepared"
-                : changed == 0 ? "nothing to do: every database was up to date" : "prepared: " + changed
-                        + " of 3 databases migrated");
+        BrokerStep broker = declare(config, out, err);
+        out.println(summary(failed, changed, broker));
         out.flush();
         err.flush();
-        return failed > 0 ? 1 : 0;
+        return failed > 0 || broker == BrokerStep.FAILED ? 1 : 0;
+    }
+
+    /**
+     * Declares the broker's topology and prints one line: what was created, or that it was all there.
+     * A refusal is printed as the bus words it: its first line, then one line per queue or exchange.
+     *
+     * @return what became of it
+     */
+    private static BrokerStep declare(Config.Prepare config, PrintWriter out, PrintWriter err) {
+        try (Broker broker = Broker.connect(MeshController.brokerSettings(config.broker(), config.certificate()),
+                "mesh-controller-prepare")) {
+            Topology.Declared declared = Topology.declare(broker);
+            out.println(text(declared));
+            return declared.created().isEmpty() ? BrokerStep.FOUND : BrokerStep.DECLARED;
+        } catch (BusException e) {
+            List<String> lines = e.getMessage().lines().toList();
+            err.println("mesh-controller: broker: " + lines.getFirst());
+            lines.subList(1, lines.size()).forEach(err::println);
+            return BrokerStep.FAILED;
+        }
+    }
+
+    /** @return e.g. {@code broker: topology declared in virtual host mesh (created 3 queues and 3 exchanges)} */
+    static String text(Topology.Declared declared) {
+        String where = "in virtual host " + declared.vhost();
+        if (declared.created().isEmpty()) {
+            return "broker: topology already declared " + where + " (" + kinds(declared.found()) + ")";
+        }
+        return "broker: topology declared " + where + " (created " + kinds(declared.created())
+                + (declared.found().isEmpty() ? "" : "; " + kinds(declared.found()) + " already there") + ")";
+    }
+
+    /** @return e.g. {@code 3 queues and 1 exchange}, from {@code queue NAME} and {@code exchange NAME} entries */
+    private static String kinds(List<String> entries) {
+        long queues = entries.stream().filter(entry -> entry.startsWith("queue ")).count();
+        long exchanges = entries.size() - queues;
+        List<String> parts = new ArrayList<>();
+        if (queues > 0) {
+            parts.add(queues + (queues == 1 ? " queue" : " queues"));
+        }
+        if (exchanges > 0) {
+            parts.add(exchanges + (exchanges == 1 ? " exchange" : " exchanges"));
+        }
+        return String.join(" and ", parts);
+    }
+
+    private static String summary(int failed, int changed, BrokerStep broker) {
+        if (failed > 0 || broker == BrokerStep.FAILED) {
+            List<String> parts = new ArrayList<>();
+            if (failed > 0) {
+                parts.add(failed + " of 3 databases");
+            }
+            if (broker == BrokerStep.FAILED) {
+                parts.add("the broker's topology");
+            }
+            return String.join(" and ", parts) + " could not be prepared";
+        }
+        if (changed == 0 && broker == BrokerStep.FOUND) {
+            return "nothing to do: every database was up to date and the broker's topology was declared already";
+        }
+        return "prepared: " + changed + " of 3 databases migrated, the broker's topology "
+                + (broker == BrokerStep.DECLARED ? "declared" : "already declared");
+    }
+
+    /** What became of the broker's topology. */
+    private enum BrokerStep {
+        /** Something was created. */
+        DECLARED,
+        /** All of it was there, with the controller's arguments. */
+        FOUND,
+        /** It could not be declared: the broker did not answer, or refused a declaration. */
+        FAILED
     }
 }

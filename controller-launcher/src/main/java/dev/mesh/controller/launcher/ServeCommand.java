@@ -29,8 +29,9 @@ import picocli.CommandLine.Spec;
  * {@code mesh-controller serve --dev [--state DIR] [--http HOST:PORT] [--mesh FILE]}: runs the
  * development controller ({@link DevController}) until SIGTERM or SIGINT, after one ready line
  * with its endpoint. The mesh's own controller ({@code serve} without {@code --dev}) reads and
- * checks its whole environment ({@link Config#forServe}) and then refuses: the broker transport is
- * not wired into it yet.
+ * checks its whole environment first ({@link Config#forServe}: every problem at once, exit 2, before
+ * anything connects), then runs {@link MeshController} until SIGTERM or SIGINT; with {@code --http}
+ * it serves the verbs over loopback HTTP too.
  *
  * <p>Everything the command line decides is checked before the embedded store starts (which is
  * slow, and leaves a state directory behind): {@code --http} is a loopback address unless

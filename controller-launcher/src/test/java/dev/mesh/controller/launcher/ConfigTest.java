@@ -443,6 +443,41 @@ class ConfigTest {
     }
 
     @Test
+    void forMcp_withoutTheBrokersAddress_isEmpty_andReadsNothingElse() throws IOException {
+        env.remove("MESH_BROKER_ADDRESS_FILE");
+        env.remove("MESH_BROKER_ADDRESS_PORT");
+        env.put("MESH_BROKER_CERTIFICATE", dir.resolve("absent.pem").toString());
+        write("inventory.json", "not json " + PASSWORD);
+
+        assertThat(Config.forMcp(env)).isEmpty();
+        env.put("MESH_BROKER_ADDRESS_FILE", "");
+        assertThat(Config.forMcp(env)).as("an empty variable is not set").isEmpty();
+    }
+
+    @Test
+    void forMcp_needsTheBrokersAddressOnly_withTheCertificateRules() throws IOException {
+        env.keySet().removeIf(variable -> !variable.startsWith("MESH_BROKER_ADDRESS_"));
+        Files.setPosixFilePermissions(Path.of(env.get("MESH_BROKER_ADDRESS_FILE")),
+                PosixFilePermissions.fromString("rw-r-----"));
+
+        Config.Mcp config = Config.forMcp(env).orElseThrow();
+
+        assertThat(config.broker()).isEqualTo(new BrokerAddress("127.0.0.1", 5672, "mesh", "mesh-controller",
+                Secret.of(PASSWORD)));
+        assertThat(config.certificate()).isEmpty();
+        assertThat(config.warnings()).singleElement().satisfies(line -> assertThat(line)
+                .startsWith("MESH_BROKER_ADDRESS_FILE=" + env.get("MESH_BROKER_ADDRESS_FILE") + ": the credentials "
+                        + "file has mode rw-r-----"));
+
+        env.put("MESH_BROKER_ADDRESS_PORT", "broker.mesh.internal:5671");
+        assertThat(problems(Config::forMcp)).singleElement().satisfies(line -> assertThat(line)
+                .startsWith("MESH_BROKER_CERTIFICATE is not set and MESH_BROKER_ADDRESS_PORT=broker.mesh.internal:5671"));
+        env.remove("MESH_BROKER_ADDRESS_FILE");
+        assertThat(problems(Config::forMcp)).extracting(line -> line.substring(0, line.indexOf(' ')))
+                .containsExactly("MESH_BROKER_ADDRESS_FILE");
+    }
+
+    @Test
     void forIdentity_needsTheIdentityDatabaseOnly() throws IOException {
         Path identity = Path.of(env.get("MESH_STORE_IDENTITY_FILE"));
         Files.setPosixFilePermissions(identity, PosixFilePermissions.fromString("rw-r--r--"));

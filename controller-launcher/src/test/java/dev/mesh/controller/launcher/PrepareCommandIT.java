@@ -23,6 +23,7 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code mesh-controller prepare} against the real PostgreSQL server (127.0.0.1:5432 as
  * {@code postgres}, or {@code MESH_TEST_PG_HOST}/{@code _PORT}/{@code _USER}/{@code _PASSWORD}), in
- * three fresh databases for each test, from the store's {@link TestDatabases}.
+ * three fresh databases for each test, from the store's {@link TestDatabases}, and the local RabbitMQ
+ * (127.0.0.1:5672 as {@code guest}), in a virtual host of each test's own.
  */
 class PrepareCommandIT {
 
@@ -44,12 +46,20 @@ class PrepareCommandIT {
     @TempDir
     Path dir;
 
-    /** Three fresh, empty databases for each test. */
+    private RabbitVhost vhost;
+
+    /** Three fresh, empty databases and a virtual host for each test. */
     @BeforeEach
     void createDatabases() {
         for (Database database : Database.values()) {
             server = databases.empty(database);
         }
+        vhost = RabbitVhost.create();
+    }
+
+    @AfterEach
+    void deleteVhost() {
+        vhost.close();
     }
 
     @Test
@@ -64,11 +74,59 @@ class PrepareCommandIT {
                 "inventory: migrated from empty to version 3 (applied 1 inventory, 2 node facts, 3 deliveries)",
                 "identity: migrated from empty to version 1 (applied 1 identity)",
                 "licences: migrated from empty to version 1 (applied 1 licences)",
-                "prepared: 3 of 3 databases migrated");
-        assertThat(second.exitCode()).isZero();
+                "broker: topology declared in virtual host " + vhost.name() + " (created 3 queues and 3 exchanges)",
+                "prepared: 3 of 3 databases migrated, the broker's topology declared");
+        assertThat(second.exitCode()).as(second.err()).isZero();
         assertThat(second.lines()).containsExactly("inventory: already up to date at version 3",
                 "identity: already up to date at version 1", "licences: already up to date at version 1",
-                "nothing to do: every database was up to date");
+                "broker: topology already declared in virtual host " + vhost.name() + " (3 queues and 3 exchanges)",
+                "nothing to do: every database was up to date and the broker's topology was declared already");
+        assertThat(vhost.queues("type", "arguments")).hasSize(3).allSatisfy(queue -> assertThat(queue)
+                .contains("quorum"));
+    }
+
+    @Test
+    void prepare_aQueueWithOtherArguments_exits1_withTopologysLines_andStillMigrates() throws Exception {
+        vhost.python("channel.queue_declare('mesh-controller.verbs', durable=True, arguments={'x-queue-type': "
+                + "'quorum', 'x-single-active-consumer': True, 'x-delivery-limit': 3, 'x-dead-letter-exchange': "
+                + "'mesh-controller.dead'})");
+        Map<String, String> env = environment(Map.of());
+
+        Cli.Run run = Cli.run(env, "prepare");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.lines()).hasSize(4).last().isEqualTo("the broker's topology could not be prepared");
+        List<String> err = run.err().lines().toList();
+        assertThat(err).hasSize(2);
+        assertThat(err.get(0)).isEqualTo("mesh-controller: broker: the broker's topology in virtual host "
+                + vhost.name() + " differs from the controller's (1 problem):");
+        assertThat(err.get(1)).startsWith("  queue mesh-controller.verbs exists with other arguments: its "
+                + "x-delivery-limit differs from the controller's (the broker says: PRECONDITION_FAILED - inequivalent "
+                + "arg 'x-delivery-limit'").endsWith("); delete the queue, or migrate it, then start again");
+
+        Cli.Run again = Cli.run(env, "prepare");
+        assertThat(again.exitCode()).as("still refused, and nothing was changed").isEqualTo(1);
+        assertThat(again.lines().getFirst()).isEqualTo("inventory: already up to date at version 3");
+    }
+
+    @Test
+    void prepare_brokerThatDoesNotAnswer_isOneLine_exits1_andTheDatabasesAreMigrated() throws IOException {
+        Map<String, String> env = new HashMap<>(environment(Map.of()));
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:" + closedPort);
+
+        Cli.Run run = Cli.run(env, "prepare");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.lines()).hasSize(4).startsWith("inventory: migrated from empty to version 3 (applied 1 "
+                + "inventory, 2 node facts, 3 deliveries)").last().isEqualTo("the broker's topology could not be "
+                + "prepared");
+        assertThat(run.err().lines()).singleElement().satisfies(line -> assertThat(line).startsWith(
+                "mesh-controller: broker: cannot connect to the broker as guest@127.0.0.1:" + closedPort + "/"
+                        + vhost.name() + ": ").doesNotContain("\tat "));
     }
 
     @Test
@@ -78,7 +136,7 @@ class PrepareCommandIT {
         Cli.Run run = Cli.run(env, "prepare");
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.lines()).hasSize(3).last().isEqualTo("1 of 3 databases could not be prepared");
+        assertThat(run.lines()).hasSize(4).last().isEqualTo("1 of 3 databases could not be prepared");
         assertThat(run.err()).startsWith("mesh-controller: licences: could not migrate the licences database")
                 .contains("prepare").doesNotContain("\tat ");
     }
@@ -95,7 +153,7 @@ class PrepareCommandIT {
         assertThat(run.err().lines()).containsExactly("mesh-controller: warning: MESH_STORE_INVENTORY_FILE=" + inventory
                 + ": the credentials file has mode rw-r--r--, so other users of this machine may read its password; "
                 + "run chmod 600 " + inventory);
-        assertThat(run.lines()).last().isEqualTo("prepared: 3 of 3 databases migrated");
+        assertThat(run.lines()).last().isEqualTo("prepared: 3 of 3 databases migrated, the broker's topology declared");
     }
 
     @Test
@@ -198,13 +256,8 @@ class PrepareCommandIT {
             env.put(variable + "_PORT", (server.host().contains(":") ? "[" + server.host() + "]" : server.host()) + ":"
                     + server.port());
         }
-        // prepare checks the broker's address too (for the topology); nothing connects to it yet.
-        Path broker = dir.resolve("broker.json");
-        Files.writeString(broker, "{\"user\": \"mesh-controller\", \"password\": \"" + password()
-                + "\", \"vhost\": \"mesh\"}");
-        Files.setPosixFilePermissions(broker, PosixFilePermissions.fromString("rw-------"));
-        env.put("MESH_BROKER_ADDRESS_FILE", broker.toString());
-        env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:5672");
+        // prepare declares the broker's topology too, in the test's own virtual host.
+        env.putAll(vhost.environment(dir));
         return env;
     }
 }

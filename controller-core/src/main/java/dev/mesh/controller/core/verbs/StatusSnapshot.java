@@ -46,9 +46,10 @@ record StatusSnapshot(int nodes, int silent, int modules, int assignments, Map<S
 
     /**
      * @param life this controller's place in the life cycle, as of now
+     * @param wire what the transports counted when last read; empty for none, and then no {@code bus}
      * @return the {@code status} answer
      */
-    Map<String, Object> answer(Lifecycle.Status life) {
+    Map<String, Object> answer(Lifecycle.Status life, Map<String, Object> wire) {
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("role", life.role().label());
         status.put("epoch", life.epoch());
@@ -63,6 +64,9 @@ record StatusSnapshot(int nodes, int silent, int modules, int assignments, Map<S
         status.put("assignments", assignments);
         status.put("plan", new TreeMap<>(plan));
         status.put("asOf", asOf.toString());
+        if (!wire.isEmpty()) {
+            status.put("bus", wire);
+        }
         return status;
     }
 }

@@ -10,6 +10,7 @@ import dev.mesh.controller.core.Plan;
 import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.Wire;
 import dev.mesh.controller.core.plan.IncrementalPlanner;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.MeshException;
@@ -18,6 +19,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +51,8 @@ public final class Verbs {
     private final IncrementalPlanner planner = new IncrementalPlanner();
     /** What {@code status} answers; renewed by {@link #refresh()} and by every verb that plans. */
     private volatile StatusSnapshot status = StatusSnapshot.NONE;
+    /** What {@code status} tells of the transports; read by {@link #refresh()} alone. */
+    private volatile Map<String, Object> wire = Map.of();
 
     /**
      * What the verbs are handled against: every part given, none defaulted.
@@ -62,9 +66,11 @@ public final class Verbs {
      * @param layout the directory roots of the mesh
      * @param clock what a licence's expiry, {@code status}'s {@code asOf} and whether a node is silent
      *     are read from
+     * @param wire what the transports counted, for {@code status}'s {@code bus} ({@link Wire#NONE} for no
+     *     broker and no bus)
      */
     public record Ports(Inventory inventory, Licences licences, Lifecycle lifecycle, Events events,
-            RequestRecords requests, Layout layout, Clock clock) {
+            RequestRecords requests, Layout layout, Clock clock, Wire wire) {
 
         /** Checks that every part is given. */
         public Ports {
@@ -75,6 +81,24 @@ public final class Verbs {
             Objects.requireNonNull(requests, "requests");
             Objects.requireNonNull(layout, "layout");
             Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(wire, "wire");
+        }
+
+        /**
+         * The ports of a controller without transports to count ({@link Wire#NONE}): the development
+         * controller, the tests and the benchmarks.
+         *
+         * @param inventory the record of the mesh
+         * @param licences the modules' licences
+         * @param lifecycle the gate mutating verbs pass
+         * @param events where changes are told
+         * @param requests where mutating requests' outcomes are kept by request id
+         * @param layout the directory roots of the mesh
+         * @param clock where time is read from
+         */
+        public Ports(Inventory inventory, Licences licences, Lifecycle lifecycle, Events events,
+                RequestRecords requests, Layout layout, Clock clock) {
+            this(inventory, licences, lifecycle, events, requests, layout, clock, Wire.NONE);
         }
     }
 
@@ -235,15 +259,18 @@ public final class Verbs {
 
     /**
      * Reads the whole inventory and plans it, so that {@code status} tells the counts and the plan
-     * as of now, or that the store did not answer. The controller calls it every few seconds, for
-     * what changes without a verb (nodes reporting, declarations acknowledged); every verb that
-     * plans renews it too. Never throws for a store that fails: {@code status} says so.
+     * as of now, or that the store did not answer; then reads the {@link Wire}'s counts. The
+     * controller calls it every few seconds, for what changes without a verb (nodes reporting,
+     * declarations acknowledged, messages dead-lettered); every verb that plans renews the inventory's
+     * part too, never the wire's. Never throws for a store that fails: {@code status} says so.
      *
      * @return the answer {@code status} gives from now on
      */
     public JsonNode refresh() {
         renew();
-        return MAPPER.valueToTree(status.answer(lifecycle.status()));
+        // Not Map.copyOf: the wire's order is the order shown, and a value may be null.
+        wire = Collections.unmodifiableMap(new LinkedHashMap<>(ports.wire().counts()));
+        return MAPPER.valueToTree(status.answer(lifecycle.status(), wire));
     }
 
     /** Renews {@code status}'s snapshot; a store that fails is what the snapshot then says. */
@@ -265,9 +292,9 @@ public final class Verbs {
 
     private Map<String, Object> status() {
         if (status == StatusSnapshot.NONE) {
-            renew();
+            refresh();
         }
-        return status.answer(lifecycle.status());
+        return status.answer(lifecycle.status(), wire);
     }
 
     private <T> T refreshing(T result) {

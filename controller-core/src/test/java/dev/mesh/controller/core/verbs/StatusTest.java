@@ -12,6 +12,7 @@ import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.Wire;
 import dev.mesh.controller.core.memory.ForwardingInventory;
 import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
@@ -21,7 +22,7 @@ import dev.mesh.controller.manifest.Manifest;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -93,6 +94,71 @@ class StatusTest {
         memory.report(new Node("alpha", "10.0.0.1", "debian-12"));
 
         assertThat(call("status", "{}").path("nodes").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void status_withoutAWire_hasNoBus() {
+        assertThat(call("status", "{}").has("bus")).isFalse();
+        assertThat(verbs.refresh().has("bus")).isFalse();
+    }
+
+    @Test
+    void status_showsTheWiresCounts_readInTheRefreshAlone_neverPerCallNorByAChange() {
+        memory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+        CountingWire wire = new CountingWire();
+        Verbs counted = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, LocalLifecycle.active(), new MemoryEvents(),
+                RequestRecords.NONE, Layout.DEFAULT, Clock.fixed(NOW, ZoneOffset.UTC), wire));
+
+        JsonNode first = counted.call("status", JSON.readTree("{}"));
+        assertThat(wire.reads).as("the first status reads what was never read").isEqualTo(1);
+        assertThat(first.path("bus").toString()).isEqualTo("{\"broker\":\"ok\",\"dead\":1,\"facts\":"
+                + "{\"received\":1}}");
+        counted.call("push", JSON.readTree("{\"manifest\": {\"module\": \"web\", \"version\": \"1\", "
+                + "\"tools\": [\"web\"]}}"));
+        counted.call("assign", JSON.readTree("{\"module\": \"web\", \"node\": \"alpha\"}"));
+        for (int i = 0; i < 3; i++) {
+            counted.call("status", JSON.readTree("{}"));
+        }
+        assertThat(wire.reads).as("neither status nor a change reads the wire").isEqualTo(1);
+
+        JsonNode refreshed = counted.refresh();
+
+        assertThat(wire.reads).isEqualTo(2);
+        assertThat(refreshed.path("bus").path("dead").asInt()).isEqualTo(2);
+        assertThat(counted.call("status", JSON.readTree("{}")).path("bus")).isEqualTo(refreshed.path("bus"));
+        assertThat(refreshed.path("assignments").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void status_aWireThatCouldNotReadTheBroker_isShownAsItSaysSo() {
+        Verbs counted = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, LocalLifecycle.active(), new MemoryEvents(),
+                RequestRecords.NONE, Layout.DEFAULT, Clock.fixed(NOW, ZoneOffset.UTC), () -> {
+                    Map<String, Object> counts = new LinkedHashMap<>();
+                    counts.put("broker", "unavailable: the broker does not answer");
+                    counts.put("dead", null);
+                    return counts;
+                }));
+
+        JsonNode bus = counted.refresh().path("bus");
+
+        assertThat(bus.toString()).isEqualTo("{\"broker\":\"unavailable: the broker does not answer\",\"dead\":null}");
+        assertThat(counted.call("status", JSON.readTree("{}")).path("store").asString()).isEqualTo("ok");
+    }
+
+    /** A wire whose dead letters grow by one at each read, which it counts. */
+    private static final class CountingWire implements Wire {
+
+        volatile int reads;
+
+        @Override
+        public Map<String, Object> counts() {
+            reads++;
+            Map<String, Object> counts = new LinkedHashMap<>();
+            counts.put("broker", "ok");
+            counts.put("dead", reads);
+            counts.put("facts", Map.of("received", 1));
+            return counts;
+        }
     }
 
     /** An inventory that counts its reads and can stop answering. */

@@ -1,0 +1,78 @@
+package dev.mesh.controller.launcher;
+
+import dev.mesh.controller.bus.Broker;
+import dev.mesh.controller.bus.BusException;
+import dev.mesh.controller.bus.FactsIn;
+import dev.mesh.controller.bus.NatsEvents;
+import dev.mesh.controller.bus.ReportsIn;
+import dev.mesh.controller.bus.Topology;
+import dev.mesh.controller.core.Wire;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * {@code status}'s {@code bus} in a mesh (core's {@link Wire}, from the bus's parts): whether the broker
+ * answered, the messages waiting in {@code mesh-controller.dead} (a passive declaration's message count:
+ * one round trip, no management API), and the counts of the facts in, the reports in and the events out
+ * since this controller started, each reason by its label. Read by {@code status}'s periodic refresh,
+ * never per call. Thread-safe, as the parts' {@code counts()} are.
+ */
+final class BusWire implements Wire {
+
+    private final Broker broker;
+    private final FactsIn facts;
+    private final ReportsIn reports;
+    private final NatsEvents events;
+
+    BusWire(Broker broker, FactsIn facts, ReportsIn reports, NatsEvents events) {
+        this.broker = Objects.requireNonNull(broker, "broker");
+        this.facts = Objects.requireNonNull(facts, "facts");
+        this.reports = Objects.requireNonNull(reports, "reports");
+        this.events = Objects.requireNonNull(events, "events");
+    }
+
+    /** @return {@code broker}, {@code dead}, {@code facts}, {@code reports}, {@code events}, in that order */
+    @Override
+    public Map<String, Object> counts() {
+        Map<String, Object> counts = new LinkedHashMap<>();
+        try {
+            long dead = Topology.deadLetters(broker);
+            counts.put("broker", "ok");
+            counts.put("dead", dead);
+        } catch (BusException e) {
+            // status tells it, as it tells a store that does not answer; the other counts are this process's own.
+            counts.put("broker", "unavailable: " + e.getMessage());
+            counts.put("dead", null);
+        }
+        FactsIn.Counts in = facts.counts();
+        Map<String, Object> factCounts = new LinkedHashMap<>();
+        factCounts.put("received", in.received());
+        factCounts.put("written", in.written());
+        factCounts.put("dropped", byLabel(in.dropped(), FactsIn.Drop::label));
+        counts.put("facts", factCounts);
+        ReportsIn.Counts got = reports.counts();
+        Map<String, Object> reportCounts = new LinkedHashMap<>();
+        reportCounts.put("received", got.received());
+        reportCounts.put("accepted", got.accepted());
+        reportCounts.put("requeued", got.requeued());
+        reportCounts.put("rejected", byLabel(got.rejected(), ReportsIn.Rejection::label));
+        counts.put("reports", reportCounts);
+        NatsEvents.Counts out = events.counts();
+        Map<String, Object> eventCounts = new LinkedHashMap<>();
+        eventCounts.put("published", out.published());
+        eventCounts.put("failed", byLabel(out.failed(), NatsEvents.Failure::label));
+        counts.put("events", eventCounts);
+        return counts;
+    }
+
+    /** @return the counts by the reason's label, in the reasons' declared order */
+    private static <E extends Enum<E>> Map<String, Long> byLabel(Map<E, Long> counts,
+            Function<E, String> label) {
+        Map<String, Long> labelled = new LinkedHashMap<>();
+        counts.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(entry -> labelled.put(label.apply(entry.getKey()), entry.getValue()));
+        return labelled;
+    }
+}

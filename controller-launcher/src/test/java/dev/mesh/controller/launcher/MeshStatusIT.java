@@ -1,0 +1,127 @@
+package dev.mesh.controller.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mesh.controller.bus.BrokerUpstream;
+import dev.mesh.controller.store.Database;
+import dev.mesh.controller.store.Endpoint;
+import dev.mesh.controller.store.PgIdentity;
+import dev.mesh.controller.store.TestDatabases;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code status} of the mesh's controller shows the bus (core's {@code Wire}, the launcher's {@link BusWire}):
+ * a message dead-lettered on the local RabbitMQ is counted in {@code mesh-controller.dead} and by the reports'
+ * rejections, within one renewal of the snapshot. The controller as {@code serve} runs it, on three databases
+ * of its own, a virtual host of its own and the local NATS.
+ */
+class MeshStatusIT {
+
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** Two renewals of the snapshot, and some. */
+    private static final Duration PATIENCE = Assembly.STATUS_EVERY.multipliedBy(3);
+
+    @TempDir
+    Path dir;
+
+    private RabbitVhost vhost;
+    private MeshController controller;
+    private BrokerUpstream caller;
+
+    @BeforeEach
+    void start() throws IOException {
+        vhost = RabbitVhost.create();
+        Map<String, String> env = new HashMap<>(vhost.environment(dir));
+        for (Database database : Database.values()) {
+            Endpoint endpoint = databases.migrated(database);
+            String name = database.name();
+            env.put("MESH_STORE_" + name + "_FILE", write(name.toLowerCase() + ".json", "{\"user\": \"" + endpoint.user()
+                    + "\", \"password\": \"" + (endpoint.password().isEmpty() ? "trusted-on-loopback"
+                            : endpoint.password().reveal()) + "\", \"database\": \"" + endpoint.database() + "\"}"));
+            env.put("MESH_STORE_" + name + "_PORT", endpoint.host() + ":" + endpoint.port());
+        }
+        env.put("MESH_BUS_NATS_FILE", write("nats.json", "{\"url\": \"nats://127.0.0.1:4222\"}"));
+        Config.Serve config = Config.forServe(env);
+        PgIdentity identity = new PgIdentity(config.stores().identity().dataSource());
+        identity.enroll("guest");
+        identity.grant("guest", "status");
+        controller = MeshController.start(config, Optional.empty());
+        caller = BrokerUpstream.connect(MeshController.brokerSettings(config), Duration.ofSeconds(20));
+    }
+
+    @AfterEach
+    void stop() {
+        if (caller != null) {
+            caller.close();
+        }
+        if (controller != null) {
+            controller.close();
+        }
+        vhost.close();
+    }
+
+    @Test
+    void aReportWithoutUserId_isDeadLettered_andStatusCountsIt_inTheDeadQueueAndTheReportsRejections()
+            throws InterruptedException {
+        JsonNode before = status();
+        assertThat(before.path("bus").path("broker").asString()).isEqualTo("ok");
+        assertThat(before.path("bus").path("dead").asLong()).isZero();
+        assertThat(before.at("/bus/reports/rejected/no-user-id").asLong()).isZero();
+        assertThat(before.at("/bus/facts/received").isIntegralNumber()).isTrue();
+        assertThat(before.at("/bus/events/failed").isObject()).isTrue();
+
+        vhost.python("channel.basic_publish('', 'mesh-controller.reports', b'{\"kind\": \"applied\"}', "
+                + "pika.BasicProperties(delivery_mode=2))");
+
+        JsonNode after = await(status -> status.path("bus").path("dead").asLong() == 1);
+        assertThat(after.at("/bus/reports/received").asLong()).isEqualTo(1);
+        assertThat(after.at("/bus/reports/rejected/no-user-id").asLong()).isEqualTo(1);
+        assertThat(after.at("/bus/reports/accepted").asLong()).isZero();
+        assertThat(vhost.queues("messages")).contains("mesh-controller.dead\t1");
+    }
+
+    private JsonNode status() {
+        Map<String, Object> request = Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call", "params",
+                Map.of("name", "status", "arguments", Map.of()));
+        JsonNode result = caller.exchange(JSON.valueToTree(request)).orElseThrow().path("result");
+        assertThat(result.path("isError").asBoolean()).as(result.toString()).isFalse();
+        return result.path("structuredContent");
+    }
+
+    private JsonNode await(java.util.function.Predicate<JsonNode> done) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        JsonNode status = status();
+        while (!done.test(status)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + PATIENCE.toSeconds() + " s; status is " + status);
+            }
+            Thread.sleep(250);
+            status = status();
+        }
+        return status;
+    }
+
+    private String write(String name, String content) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, content);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        return file.toString();
+    }
+}

@@ -1,0 +1,139 @@
+package dev.mesh.controller.launcher;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A virtual host of its own on the local RabbitMQ (127.0.0.1:5672, {@code guest}) for one test, made and
+ * deleted with {@code rabbitmqctl}, and the broker's variables that name it. A test that cannot reach
+ * RabbitMQ fails, saying how to start it.
+ */
+final class RabbitVhost implements AutoCloseable {
+
+    static final String HOST = "127.0.0.1";
+    static final int PORT = 5672;
+    private static final String START = "rabbitmq-server -detached (as root; then rabbitmqctl await_startup)";
+
+    private final String name;
+
+    private RabbitVhost(String name) {
+        this.name = name;
+    }
+
+    /** @return a new virtual host that {@code guest} may use fully */
+    static RabbitVhost create() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(HOST, PORT), 2_000);
+        } catch (IOException e) {
+            fail("RabbitMQ does not answer at " + HOST + ":" + PORT + " (" + e.getMessage() + "); start it: " + START);
+        }
+        RabbitVhost vhost = new RabbitVhost("mesh-it-" + UUID.randomUUID().toString().substring(0, 8));
+        rabbitmqctl("add_vhost", vhost.name);
+        rabbitmqctl("set_permissions", "-p", vhost.name, "guest", ".*", ".*", ".*");
+        return vhost;
+    }
+
+    /** @return the virtual host's name */
+    String name() {
+        return name;
+    }
+
+    /**
+     * Writes the broker's credentials file ({@code guest} on this virtual host, mode 0600) into {@code dir}.
+     *
+     * @return {@code MESH_BROKER_ADDRESS_FILE} and {@code MESH_BROKER_ADDRESS_PORT} naming it, plain on loopback
+     */
+    Map<String, String> environment(Path dir) {
+        try {
+            Path file = dir.resolve("broker-" + name + ".json");
+            Files.writeString(file, "{\"user\": \"guest\", \"password\": \"guest\", \"vhost\": \"" + name + "\"}");
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+            return Map.of("MESH_BROKER_ADDRESS_FILE", file.toString(), "MESH_BROKER_ADDRESS_PORT", HOST + ":" + PORT);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** @return what {@code rabbitmqctl list_queues} says of this virtual host's queues: name, then the columns asked */
+    List<String> queues(String... columns) {
+        List<String> arguments = new ArrayList<>(List.of("list_queues", "-p", name, "--no-table-headers", "name"));
+        arguments.addAll(List.of(columns));
+        return rabbitmqctl(arguments.toArray(String[]::new)).lines().map(String::strip).filter(l -> !l.isEmpty())
+                .sorted().toList();
+    }
+
+    /**
+     * Runs Python statements with {@code channel}, a pika channel on this virtual host as {@code guest}:
+     * a client in another language, as the mesh's other programs are (Debian's {@code python3-pika}, which
+     * {@code bin/services} installs).
+     *
+     * @param statements one or more lines of Python
+     */
+    void python(String statements) {
+        String script = "import pika\n"
+                + "connection = pika.BlockingConnection(pika.ConnectionParameters('" + HOST + "', " + PORT + ", '"
+                + name + "', pika.PlainCredentials('guest', 'guest')))\n"
+                + "channel = connection.channel()\n"
+                + "channel.confirm_delivery()\n"
+                + statements + "\n"
+                + "connection.close()\n";
+        try {
+            Process process = new ProcessBuilder("/usr/bin/python3", "-c", script).redirectErrorStream(true).start();
+            process.getOutputStream().close();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                fail("python3 with pika failed: " + output + "\n(install it: apt-get install -y python3-pika)");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run /usr/bin/python3 (apt-get install -y python3-pika): "
+                    + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail("interrupted while running python3");
+        }
+    }
+
+    @Override
+    public void close() {
+        rabbitmqctl("delete_vhost", name);
+    }
+
+    /** @return what it printed */
+    static String rabbitmqctl(String... arguments) {
+        List<String> command = new ArrayList<>(List.of("rabbitmqctl", "-q"));
+        command.addAll(List.of(arguments));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            process.getOutputStream().close();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                fail(String.join(" ", command) + " did not end in 60 s; is RabbitMQ up? start it: " + START);
+            }
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (process.exitValue() != 0) {
+                fail(String.join(" ", command) + " failed (exit " + process.exitValue() + "): " + output
+                        + "\nstart RabbitMQ with " + START + "; the tests run rabbitmqctl, so run them as root");
+            }
+            return output;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run rabbitmqctl (install RabbitMQ, run the tests as root): "
+                    + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return fail("interrupted while running " + String.join(" ", command));
+        }
+    }
+}
