@@ -107,9 +107,11 @@ public final class Execution {
     private final IncrementalPlanner planner = new IncrementalPlanner();
     /** Nodes whose transport this execution readied, or delivered to. */
     private final Set<String> prepared = new HashSet<>();
+    /** Nodes sent their target revision and not applying it yet, at the end of the last round. */
+    private Set<String> awaiting = Set.of();
     /**
-     * Nodes silent (or never heard from) at the end of the last round that do not run their target
-     * revision: those to send it again when they are heard from.
+     * Those of {@link #awaiting} silent (or never heard from) at the end of the last round: to send
+     * their declaration again when they are heard from.
      */
     private Set<String> silent = Set.of();
     private boolean first = true;
@@ -171,7 +173,12 @@ public final class Execution {
                 deliver(declarations.get(rollout.node()), epoch, true, delivered, failed);
             }
         }
-        silent = rollouts.values().stream().filter(rollout -> !rollout.done()).map(Rollout::node).filter(node -> {
+        // Sent and not applied yet: a node to watch, and, silent, to send it again when it is heard from.
+        Set<String> sentNow = delivered.stream().map(Delivery::node).collect(Collectors.toSet());
+        awaiting = rollouts.values().stream().filter(rollout -> !rollout.target().isEmpty() && !rollout.done()
+                && (rollout.target().equals(rollout.lastSent()) || sentNow.contains(rollout.node())))
+                .map(Rollout::node).collect(Collectors.toUnmodifiableSet());
+        silent = awaiting.stream().filter(node -> {
             Sighting sighting = sightings.get(node);
             return sighting == null || sighting.silentAt(now);
         }).collect(Collectors.toUnmodifiableSet());
@@ -183,11 +190,12 @@ public final class Execution {
     }
 
     /**
-     * @return whether the last round left nodes silent that do not run their target revision: facts
-     *     alone (such a node heard from again) may then make a round send something
+     * @return whether the last round left nodes that were sent their revision and do not run it yet:
+     *     facts alone may then make a round send something (such a node falls silent, then is heard
+     *     from again without it), so the rounds must go on seeing them
      */
     public synchronized boolean watching() {
-        return !silent.isEmpty();
+        return !awaiting.isEmpty();
     }
 
     /**

@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
  * Runs the {@link Execution}'s rounds on a thread of its own while this controller is active: at
  * once after {@link #changed()} (a verb changed the mesh, a report arrived), and at a tick when the
  * last round left something that facts alone may settle — a delivery waiting for another node's
- * process, a send that failed, a silent node not on its revision — or when this controller has run
+ * process, a send that failed — or, at most once a second, while a node was sent a revision it does
+ * not run yet (it may fall silent and come back without it); and when this controller has run
  * no round under its current epoch (it just became active). Facts do not ask for rounds: the hosts'
  * reports every few seconds would otherwise make one round per batch on a large mesh; a fact matters
  * only to what a round left waiting, which the tick takes up. Changes that arrive during a round make
@@ -33,6 +34,9 @@ public final class Executor implements AutoCloseable {
         void failed(RuntimeException failure);
     }
 
+    /** The least time between two rounds that only watch (see {@link Execution#watching()}). */
+    static final Duration WATCH_EVERY = Duration.ofSeconds(1);
+
     private final Execution execution;
     private final Lifecycle lifecycle;
     private final long tickNanos;
@@ -47,11 +51,16 @@ public final class Executor implements AutoCloseable {
     private boolean unfinished = true;
     /** The epoch of the last round run. */
     private long ranUnder;
+    /** When the last round began ({@link System#nanoTime()}). */
+    private long lastRound;
+    /** How often rounds watch nodes sent a revision they do not run yet: a tick, at least a second. */
+    private final long watchNanos;
 
     private Executor(Execution execution, Lifecycle lifecycle, Duration tick, Listener listener) {
         this.execution = execution;
         this.lifecycle = lifecycle;
         this.tickNanos = tick.toNanos();
+        this.watchNanos = Math.max(tickNanos, WATCH_EVERY.toNanos());
         this.listener = listener;
         this.thread = Thread.ofPlatform().name("mesh-executor").daemon().unstarted(this::loop);
     }
@@ -124,11 +133,13 @@ public final class Executor implements AutoCloseable {
                 pending = false;
             }
             Lifecycle.Status status = lifecycle.status();
+            boolean watch = execution.watching() && System.nanoTime() - lastRound >= watchNanos;
             if (closed || status.role() != Role.ACTIVE
-                    || !changes && !unfinished && !execution.watching() && status.epoch() == ranUnder) {
+                    || !changes && !unfinished && !watch && status.epoch() == ranUnder) {
                 continue;
             }
             try {
+                lastRound = System.nanoTime();
                 Execution.Round round = lifecycle.whileActive(() -> execution.run(status.epoch()));
                 ranUnder = status.epoch();
                 unfinished = !round.waiting().isEmpty() || !round.failed().isEmpty();

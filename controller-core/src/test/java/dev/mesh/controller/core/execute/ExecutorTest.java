@@ -2,8 +2,10 @@ package dev.mesh.controller.core.execute;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Hands;
 import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.memory.ForwardingInventory;
 import dev.mesh.controller.core.memory.LocalPlanLock;
@@ -92,13 +94,25 @@ class ExecutorTest {
     }
 
     @Test
-    void aSilentNodeNotOnItsRevision_keepsTheTickRunningRounds() throws InterruptedException {
+    void aNodeSentARevisionItDoesNotRunYet_isWatched_aBareNodeIsNot() throws InterruptedException {
         memory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+        memory.report(new Node("beta", "10.0.0.2", "debian-12"));
+        memory.push(ModuleVersion.parse("{\"module\": \"data\", \"version\": \"1\", \"resources\": [{\"id\": "
+                + "\"data\", \"type\": \"directory\", \"mode\": \"0750\", \"owner\": \"root\"}]}", "manifest"));
+        memory.assign(new Assignment("data", "alpha"));
         start();
         lifecycle.activate();
         awaitRounds(1);
+        assertThat(execution.watching()).as("alpha was sent its declaration and has not applied it").isTrue();
 
+        awaitRounds(3);
+        String revision = memory.desired().get("alpha").revision();
+        memory.acknowledge("alpha", revision);
+        executor.changed();
         awaitRounds(4);
-        assertThat(execution.watching()).isTrue();
+        int after = rounds.get();
+        Thread.sleep(Executor.WATCH_EVERY.toMillis() * 2);
+        assertThat(execution.watching()).as("beta never ran anything, alpha applied").isFalse();
+        assertThat(rounds.get()).as("no more rounds once nothing is outstanding").isLessThanOrEqualTo(after + 1);
     }
 }
