@@ -111,15 +111,7 @@ public final class DeliveryBench {
         PgInventory pg = store.inventory();
         // The time each round started (its first read), on the executor's thread.
         BlockingQueue<Long> roundStarts = new LinkedBlockingQueue<>();
-        ForwardingInventory inventory = new ForwardingInventory(pg) {
-            @Override
-            public List<Node> nodes() {
-                if (Thread.currentThread().getName().equals("mesh-executor")) {
-                    roundStarts.add(System.nanoTime());
-                }
-                return super.nodes();
-            }
-        };
+        Timed inventory = new Timed(pg, roundStarts);
         Switch deliveries = new Switch();
         Builders builders = (BuildOrder order, long ignored) -> { };
         NatsEvents natsEvents = NatsEvents.start(loopback.nats(), lifecycle::status, clock);
@@ -161,8 +153,10 @@ public final class DeliveryBench {
                 BrokerVerbs verbs = BrokerVerbs.start(broker, assembly.verbs(), Identity.ANYONE, "bench", lifecycle);
                 Connection client = loopback.connect("bench-host-and-caller");
                 try {
+                    inventory.reset();
                     measure(client, queue, target.name(), module, executor, deliveries, roundStarts, warmup,
                             iterations, pause);
+                    inventory.print();
                 } finally {
                     client.abort();
                     verbs.close();
@@ -317,6 +311,132 @@ public final class DeliveryBench {
             }
         }
         throw new IllegalStateException("node " + node + " has every module");
+    }
+
+    /**
+     * The store as the executor's rounds read it, each call timed on the executor's thread: where a
+     * round's time goes. Also notes when each round started (its first read).
+     */
+    private static final class Timed extends ForwardingInventory {
+
+        private final BlockingQueue<Long> roundStarts;
+        private final Map<String, long[]> spent = new java.util.concurrent.ConcurrentHashMap<>();
+        private volatile long rounds;
+        private volatile long roundStart;
+        private volatile long roundTotal;
+
+        Timed(PgInventory inventory, BlockingQueue<Long> roundStarts) {
+            super(inventory);
+            this.roundStarts = roundStarts;
+        }
+
+        void reset() {
+            spent.clear();
+            rounds = 0;
+            roundTotal = 0;
+        }
+
+        void print() {
+            System.out.println();
+            System.out.printf(Locale.ROOT, "the rounds' store calls (%,d rounds, all the executor's, idle ones too):%n",
+                    rounds);
+            System.out.printf(Locale.ROOT, "a round, from its first read to its last (unsentBuilds): %.2f ms on average%n",
+                    roundTotal / 1e6 / rounds);
+            System.out.println("| call | calls per round | ms per round |\n|---|---:|---:|");
+            spent.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1]))
+                    .forEach(e -> System.out.printf(Locale.ROOT, "| `%s` | %.2f | %.2f |%n", e.getKey(),
+                            e.getValue()[0] / (double) rounds, e.getValue()[1] / 1e6 / rounds));
+        }
+
+        private <T> T timed(String name, java.util.function.Supplier<T> call) {
+            if (!Thread.currentThread().getName().equals("mesh-executor")) {
+                return call.get();
+            }
+            long start = System.nanoTime();
+            try {
+                return call.get();
+            } finally {
+                long took = System.nanoTime() - start;
+                spent.compute(name, (k, v) -> v == null ? new long[] {1, took} : new long[] {v[0] + 1, v[1] + took});
+            }
+        }
+
+        @Override
+        public List<Node> nodes() {
+            if (Thread.currentThread().getName().equals("mesh-executor")) {
+                roundStart = System.nanoTime();
+                roundStarts.add(roundStart);
+                rounds++;
+            }
+            return timed("nodes", super::nodes);
+        }
+
+        @Override
+        public List<dev.mesh.controller.manifest.Manifest> modules() {
+            return timed("modules", super::modules);
+        }
+
+        @Override
+        public List<Assignment> assignments() {
+            return timed("assignments", super::assignments);
+        }
+
+        @Override
+        public Map<String, Declaration> acknowledged() {
+            return timed("acknowledged", super::acknowledged);
+        }
+
+        @Override
+        public Set<String> built() {
+            return timed("built", super::built);
+        }
+
+        @Override
+        public Map<String, dev.mesh.controller.core.Delivery> deliveries() {
+            return timed("deliveries", super::deliveries);
+        }
+
+        @Override
+        public Map<String, dev.mesh.controller.core.Sighting> sightings() {
+            return timed("sightings", super::sightings);
+        }
+
+        @Override
+        public java.util.Optional<Facts> facts(String node) {
+            return timed("facts(node)", () -> super.facts(node));
+        }
+
+        @Override
+        public boolean desire(Declaration declaration) {
+            return timed("desire", () -> super.desire(declaration));
+        }
+
+        @Override
+        public void delivered(dev.mesh.controller.core.Delivery delivery) {
+            timed("delivered", () -> {
+                super.delivered(delivery);
+                return null;
+            });
+        }
+
+        @Override
+        public Set<String> requested() {
+            return timed("requested", super::requested);
+        }
+
+        @Override
+        public Set<String> unsentBuilds() {
+            Set<String> unsent = timed("unsentBuilds", super::unsentBuilds);
+            if (Thread.currentThread().getName().equals("mesh-executor")) {
+                roundTotal += System.nanoTime() - roundStart;
+            }
+            return unsent;
+        }
+
+        @Override
+        public Set<String> failedBuilds() {
+            return timed("failedBuilds", super::failedBuilds);
+        }
     }
 
     /**
