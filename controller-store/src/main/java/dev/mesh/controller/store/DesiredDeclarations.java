@@ -79,14 +79,30 @@ final class DesiredDeclarations {
     }
 
     /**
+     * Reads each node's acknowledged declaration; one whose node and revision are among {@code known} is
+     * not parsed again, but taken from there (a revision is the digest of its
+     * declaration's canonical JSON, so the same node and revision are the same declaration). One
+     * statement.
+     *
+     * @param known declarations read before, by {@link #key}
      * @return each node's acknowledged declaration, by node name
      * @throws StoreException when a stored declaration cannot be read
      */
-    static Map<String, Declaration> acknowledged(DSLContext db) {
+    static Map<String, Declaration> acknowledged(DSLContext db, Map<String, Declaration> known) {
         Map<String, Declaration> declarations = new LinkedHashMap<>();
-        db.selectFrom(ACKNOWLEDGED_DECLARATIONS).orderBy(ACKNOWLEDGED_DECLARATIONS.NODE).forEach(row ->
-                declarations.put(row.getNode(), acknowledged(row.getNode(), row.getDeclaration())));
+        db.select(ACKNOWLEDGED_DECLARATIONS.NODE, ACKNOWLEDGED_DECLARATIONS.REVISION,
+                        ACKNOWLEDGED_DECLARATIONS.DECLARATION)
+                .from(ACKNOWLEDGED_DECLARATIONS).orderBy(ACKNOWLEDGED_DECLARATIONS.NODE).forEach(row -> {
+                    String node = row.value1();
+                    Declaration before = known.get(key(node, row.value2()));
+                    declarations.put(node, before != null ? before : acknowledged(node, row.value3()));
+                });
         return Map.copyOf(declarations);
+    }
+
+    /** @return the key of a declaration read, for {@link #acknowledged(DSLContext, Map)}: node and revision */
+    static String key(String node, String revision) {
+        return node + " " + revision;
     }
 
     /** Records the declaration the node reports it applied, replacing the one before. */
