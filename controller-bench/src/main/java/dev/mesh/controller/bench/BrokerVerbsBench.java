@@ -48,9 +48,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       transport does, without the dispatcher.</li>
  * </ul>
  *
- * <p>One caller: every call timed, the two alternating in rounds of {@code --round} seconds after a
- * warm-up of {@code --warmup} seconds each. Then {@code --callers} callers (16), each on a connection
- * of its own, one request in flight each: calls per second over the same rounds.
+ * <p>One caller: every call timed, one echo and one {@code status} in turn, for {@code --rounds} ×
+ * {@code --round} seconds each after {@code --warmup} seconds each. Then {@code --callers} callers (16),
+ * each on a connection of its own, one request in flight each: calls per second, in rounds of 1 s of
+ * each in turn (as many as the seconds before).
  *
  * <pre>
  * java -cp benchmarks.jar dev.mesh.controller.bench.BrokerVerbsBench [--rounds 3] [--round 5] [--warmup 10]
@@ -99,8 +100,9 @@ public final class BrokerVerbsBench {
     }
 
     private static void run(Loopback loopback, int rounds, int round, int warmup, int callers) throws Exception {
-        System.out.printf(Locale.ROOT, "broker verbs: %d round(s) of %d s each after %d s warm-up; virtual host %s%n",
-                rounds, round, warmup, loopback.vhost());
+        System.out.printf(Locale.ROOT, "broker verbs: one caller %d s of each in turn after %d s warm-up, then %d "
+                + "callers %d rounds of 1 s of each in turn; virtual host %s%n", rounds * round, warmup, callers,
+                rounds * round, loopback.vhost());
         List<Caller> all = new ArrayList<>();
         for (int c = 0; c < callers; c++) {
             all.add(new Caller(loopback.connect("bench-caller-" + c)));
@@ -114,12 +116,9 @@ public final class BrokerVerbsBench {
             // One caller, every call timed.
             List<Long> echoTimes = new ArrayList<>();
             List<Long> statusTimes = new ArrayList<>();
-            timed(one, ECHO_QUEUE, warmup, null);
-            timed(one, Topology.VERBS, warmup, null);
-            for (int r = 0; r < rounds; r++) {
-                timed(one, ECHO_QUEUE, round, echoTimes);
-                timed(one, Topology.VERBS, round, statusTimes);
-            }
+            // One call of each in turn, so that what else runs on the machine weighs on both alike.
+            alternating(one, 2 * warmup, null, null);
+            alternating(one, 2 * rounds * round, echoTimes, statusTimes);
             Loopback.Latencies echo = Loopback.Latencies.of(echoTimes);
             Loopback.Latencies status = Loopback.Latencies.of(statusTimes);
             System.out.println();
@@ -140,12 +139,14 @@ public final class BrokerVerbsBench {
             concurrent(all, ECHO_QUEUE, Math.max(2, warmup / 2));
             concurrent(all, Topology.VERBS, Math.max(2, warmup / 2));
             List<String> perRound = new ArrayList<>();
-            for (int r = 0; r < rounds; r++) {
-                double e = concurrent(all, ECHO_QUEUE, round);
-                double s = concurrent(all, Topology.VERBS, round);
+            // Rounds of 1 s each, in turn, as many as the one-caller part had seconds.
+            int shortRounds = rounds * round;
+            for (int r = 0; r < shortRounds; r++) {
+                double e = concurrent(all, ECHO_QUEUE, 1);
+                double s = concurrent(all, Topology.VERBS, 1);
                 perRound.add(String.format(Locale.ROOT, "echo %,.0f / status %,.0f", e, s));
-                echoRate += e / rounds;
-                statusRate += s / rounds;
+                echoRate += e / shortRounds;
+                statusRate += s / shortRounds;
             }
             System.out.println();
             System.out.println(callers + " callers (one request in flight each), calls per second:");
@@ -162,15 +163,19 @@ public final class BrokerVerbsBench {
         }
     }
 
-    /** Calls for {@code seconds}, adding each call's time to {@code times} when given. */
-    private static void timed(Caller caller, String queue, int seconds, List<Long> times) throws Exception {
+    /** Calls the echo and {@code status} in turn for {@code seconds}, adding each call's time when given. */
+    private static void alternating(Caller caller, int seconds, List<Long> echoTimes, List<Long> statusTimes)
+            throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < end) {
             long start = System.nanoTime();
-            caller.call(queue, STATUS);
-            long took = System.nanoTime() - start;
-            if (times != null) {
-                times.add(took);
+            caller.call(ECHO_QUEUE, STATUS);
+            long middle = System.nanoTime();
+            caller.call(Topology.VERBS, STATUS);
+            long took = System.nanoTime() - middle;
+            if (echoTimes != null) {
+                echoTimes.add(middle - start);
+                statusTimes.add(took);
             }
         }
     }

