@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.JSON;
+import org.jooq.impl.DSL;
 
 /**
  * The queries of the {@code desired_declarations} table (one declaration per node, by revision)
@@ -80,7 +81,7 @@ final class DesiredDeclarations {
 
     /**
      * Reads each node's acknowledged declaration; one whose node and revision are among {@code known} is
-     * not parsed again, but taken from there (a revision is the digest of its
+     * neither fetched nor parsed again, but taken from there (a revision is the digest of its
      * declaration's canonical JSON, so the same node and revision are the same declaration). One
      * statement.
      *
@@ -90,12 +91,16 @@ final class DesiredDeclarations {
      */
     static Map<String, Declaration> acknowledged(DSLContext db, Map<String, Declaration> known) {
         Map<String, Declaration> declarations = new LinkedHashMap<>();
-        db.select(ACKNOWLEDGED_DECLARATIONS.NODE, ACKNOWLEDGED_DECLARATIONS.REVISION,
-                        ACKNOWLEDGED_DECLARATIONS.DECLARATION)
-                .from(ACKNOWLEDGED_DECLARATIONS).orderBy(ACKNOWLEDGED_DECLARATIONS.NODE).forEach(row -> {
-                    String node = row.value1();
-                    Declaration before = known.get(key(node, row.value2()));
-                    declarations.put(node, before != null ? before : acknowledged(node, row.value3()));
+        // The known keys joined by hash: a row among them comes without its declaration.
+        db.resultQuery("SELECT a.node, a.revision, CASE WHEN k.key IS NULL THEN a.declaration::text END "
+                        + "FROM acknowledged_declarations a LEFT JOIN unnest({0}::text[]) AS k(key) "
+                        + "ON k.key = a.node || ' ' || a.revision ORDER BY a.node",
+                        DSL.val(known.keySet().toArray(String[]::new)))
+                .forEach(row -> {
+                    String node = row.get(0, String.class);
+                    String json = row.get(2, String.class);
+                    declarations.put(node, json == null ? known.get(key(node, row.get(1, String.class)))
+                            : acknowledged(node, JSON.valueOf(json)));
                 });
         return Map.copyOf(declarations);
     }
