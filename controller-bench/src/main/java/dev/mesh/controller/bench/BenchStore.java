@@ -19,6 +19,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.function.IntFunction;
 import javax.sql.DataSource;
 
 /**
@@ -51,6 +52,19 @@ final class BenchStore implements AutoCloseable {
 
     /** Creates, migrates and loads the database for a mesh of {@code nodes} nodes; acquires the lock. */
     static BenchStore create(int nodes) throws SQLException {
+        return create(nodes, BenchStore::document);
+    }
+
+    /**
+     * Creates, migrates and loads the database for a mesh of {@code nodes} nodes, its modules pushed as
+     * {@code documents} gives them (by number); acquires the lock.
+     *
+     * @param nodes how many nodes
+     * @param documents module {@code m}'s manifest: {@link SyntheticMesh#document} for the whole modules
+     * @return the store
+     * @throws SQLException when the server refuses
+     */
+    static BenchStore create(int nodes, IntFunction<String> documents) throws SQLException {
         Map<String, String> env = System.getenv();
         Endpoint admin = new Endpoint(env.getOrDefault("MESH_TEST_PG_HOST", "127.0.0.1"),
                 Integer.parseInt(env.getOrDefault("MESH_TEST_PG_PORT", "5432")), "postgres",
@@ -61,7 +75,7 @@ final class BenchStore implements AutoCloseable {
         execute(admin.dataSource(), "CREATE DATABASE " + endpoint.database());
         Migrations.of(Database.INVENTORY, endpoint.dataSource()).migrate();
         ConnectionPool pool = ConnectionPool.open(endpoint, 4);
-        load(pool.dataSource(), SyntheticMesh.of(nodes));
+        load(pool.dataSource(), SyntheticMesh.of(nodes), documents);
         PgPlanLock lock = PgPlanLock.of(endpoint, pool.dataSource(), "bench", Duration.ofSeconds(10));
         lock.acquire();
         return new BenchStore(admin, endpoint, pool, lock);
@@ -95,10 +109,10 @@ final class BenchStore implements AutoCloseable {
     }
 
     /** Loads nodes and assignments in batches, and pushes the modules through the inventory. */
-    private static void load(DataSource database, Mesh mesh) throws SQLException {
+    private static void load(DataSource database, Mesh mesh, IntFunction<String> documents) throws SQLException {
         PgInventory loader = new PgInventory(database);
         for (int m = 0; m < SyntheticMesh.MODULES; m++) {
-            loader.push(ModuleVersion.parse(document(m), "mod-" + m + ".json"));
+            loader.push(ModuleVersion.parse(documents.apply(m), "mod-" + m + ".json"));
         }
         try (Connection connection = database.getConnection()) {
             connection.setAutoCommit(false);

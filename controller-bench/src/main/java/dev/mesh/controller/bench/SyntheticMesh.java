@@ -87,9 +87,17 @@ final class SyntheticMesh {
     }
 
     private static Manifest module(int m) {
+        return Manifest.parse(document(m).getBytes(StandardCharsets.UTF_8), "mod-" + m + ".json");
+    }
+
+    /**
+     * @param m the module's number, 0 to {@link #MODULES} - 1
+     * @return the manifest of module {@code mod-<m>}, as pushed
+     */
+    static String document(int m) {
         String claim = m % 10 == 0 ? "\"claims\": [{\"name\": \"seat-" + m + "\", \"scope\": \"node\"}],"
                 : m % 10 == 5 ? "\"claims\": [{\"name\": \"seat-" + m + "\", \"scope\": \"mesh\"}]," : "";
-        String json = """
+        return """
                 {"module": "mod-%1$d", "version": "1.%1$d", %2$s
                  "resources": [
                   {"id": "account", "type": "user", "name": "user-%1$d", "home": "/var/lib/user-%1$d"},
@@ -100,6 +108,5 @@ final class SyntheticMesh {
                  "build": {"artifacts": [{"name": "app", "kind": "bundle", "language": "go", "system": "debian-12",
                    "from": "app", "binary": "app"}]}}
                 """.formatted(m, claim, 5 + 10 * (m % 5), m % 10);
-        return Manifest.parse(json.getBytes(StandardCharsets.UTF_8), "mod-" + m + ".json");
     }
 }

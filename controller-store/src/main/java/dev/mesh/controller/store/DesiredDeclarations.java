@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.JSON;
+import org.jooq.impl.DSL;
 
 /**
  * The queries of the {@code desired_declarations} table (one declaration per node, by revision)
@@ -79,14 +80,34 @@ final class DesiredDeclarations {
     }
 
     /**
+     * Reads each node's acknowledged declaration; one whose node and revision are among {@code known} is
+     * neither fetched nor parsed again, but taken from there (a revision is the digest of its
+     * declaration's canonical JSON, so the same node and revision are the same declaration). One
+     * statement.
+     *
+     * @param known declarations read before, by {@link #key}
      * @return each node's acknowledged declaration, by node name
      * @throws StoreException when a stored declaration cannot be read
      */
-    static Map<String, Declaration> acknowledged(DSLContext db) {
+    static Map<String, Declaration> acknowledged(DSLContext db, Map<String, Declaration> known) {
         Map<String, Declaration> declarations = new LinkedHashMap<>();
-        db.selectFrom(ACKNOWLEDGED_DECLARATIONS).orderBy(ACKNOWLEDGED_DECLARATIONS.NODE).forEach(row ->
-                declarations.put(row.getNode(), acknowledged(row.getNode(), row.getDeclaration())));
+        // The known keys joined by hash: a row among them comes without its declaration.
+        db.resultQuery("SELECT a.node, a.revision, CASE WHEN k.key IS NULL THEN a.declaration::text END "
+                        + "FROM acknowledged_declarations a LEFT JOIN unnest({0}::text[]) AS k(key) "
+                        + "ON k.key = a.node || ' ' || a.revision ORDER BY a.node",
+                        DSL.val(known.keySet().toArray(String[]::new)))
+                .forEach(row -> {
+                    String node = row.get(0, String.class);
+                    String json = row.get(2, String.class);
+                    declarations.put(node, json == null ? known.get(key(node, row.get(1, String.class)))
+                            : acknowledged(node, JSON.valueOf(json)));
+                });
         return Map.copyOf(declarations);
+    }
+
+    /** @return the key of a declaration read, for {@link #acknowledged(DSLContext, Map)}: node and revision */
+    static String key(String node, String revision) {
+        return node + " " + revision;
     }
 
     /** Records the declaration the node reports it applied, replacing the one before. */

@@ -17,6 +17,7 @@ import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.store.internal.BuildId;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,7 +45,8 @@ import org.jooq.impl.DSL;
  * {@link ReportedFacts}, {@link DesiredDeclarations}, {@link Deliveries}, {@link NodeFailures} and
  * {@link Builds}.
  *
- * <p>Manifests are parsed once per module version and kept ({@link Modules}).
+ * <p>Manifests are parsed once per module version and kept ({@link Modules}); acknowledged declarations are
+ * parsed again only when a node's revision changed since the last {@link #acknowledged()}.
  *
  * <p>Thread-safe. Methods throw {@link StoreException} when the database fails (it names the
  * operation and carries the driver's exception).
@@ -57,6 +59,11 @@ public final class PgInventory implements Inventory {
     /** Unfenced transactions, for what hosts and builders report. */
     private final Writes reports;
     private final Modules modules = new Modules();
+    /**
+     * The acknowledged declarations the last {@link #acknowledged()} read, by node and revision: read again,
+     * an unchanged one is neither fetched nor parsed (a round of the executor reads them all).
+     */
+    private volatile Map<String, Declaration> acknowledgedRead = Map.of();
 
     private PgInventory(DataSource dataSource, Writes planWrites) {
         this.dataSource = dataSource;
@@ -172,7 +179,13 @@ public final class PgInventory implements Inventory {
 
     @Override
     public Map<String, Declaration> acknowledged() {
-        return run("list the acknowledged declarations", DesiredDeclarations::acknowledged);
+        Map<String, Declaration> known = acknowledgedRead;
+        Map<String, Declaration> read = run("list the acknowledged declarations",
+                db -> DesiredDeclarations.acknowledged(db, known));
+        Map<String, Declaration> keyed = new HashMap<>();
+        read.values().forEach(d -> keyed.put(DesiredDeclarations.key(d.node(), d.revision()), d));
+        acknowledgedRead = Map.copyOf(keyed);
+        return read;
     }
 
     @Override

@@ -7,17 +7,23 @@ import static dev.mesh.controller.store.internal.schema.inventory.Tables.NODE_FA
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.InventoryContract;
 import dev.mesh.controller.core.ModuleVersion;
+import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Report;
+import dev.mesh.controller.core.compose.Composer;
+import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.jooq.JSON;
 import org.jooq.SQLDialect;
@@ -40,6 +46,36 @@ class PgInventoryIT extends InventoryContract {
         dataSource = databases.migrated(Database.INVENTORY).dataSource();
         store = new PgInventory(dataSource);
         return store;
+    }
+
+    @Test
+    void acknowledged_readAgain_parsesOnlyWhatChanged() {
+        Declaration store1 = declaration("alpha", "store");
+        Declaration bus = declaration("beta", "bus");
+        store.acknowledge(store1);
+        store.acknowledge(bus);
+        Map<String, Declaration> first = store.acknowledged();
+
+        Declaration web = declaration("alpha", "web");
+        store.desire(web);
+        store.acknowledge("alpha", web.revision());
+        Map<String, Declaration> second = store.acknowledged();
+
+        assertThat(first).isEqualTo(Map.of("alpha", store1, "beta", bus));
+        assertThat(second).isEqualTo(Map.of("alpha", web, "beta", bus));
+        assertThat(second.get("beta")).as("unchanged: the instance read before").isSameAs(first.get("beta"));
+        assertThat(new PgInventory(dataSource).acknowledged()).as("another inventory reads the same")
+                .isEqualTo(second);
+        store.acknowledge(store1);
+        assertThat(store.acknowledged()).isEqualTo(Map.of("alpha", store1, "beta", bus));
+    }
+
+    private static Declaration declaration(String node, String module) {
+        Mesh mesh = new Mesh(List.of(new Node(node, "10.0.0.1", "debian-12")),
+                List.of(Manifest.parse("{\"module\": \"%s\", \"version\": \"1\", \"tools\": [\"%s\"]}"
+                        .formatted(module, module))),
+                List.of(new Assignment(module, node)), Layout.DEFAULT);
+        return Composer.compose(mesh).declarations().getFirst();
     }
 
     @Test

@@ -1,0 +1,282 @@
+package dev.mesh.controller.bench;
+
+import dev.mesh.controller.bus.FactsIn;
+import io.nats.client.Connection;
+import io.nats.client.Dispatcher;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Issue 12, target 2: the hosts' facts in from NATS ({@link FactsIn}, the controller's subscriber, with
+ * its batching writer) into the real PostgreSQL inventory ({@link BenchStore}'s fenced {@code
+ * PgInventory}, 10,000 nodes), beside the floor: a NATS subscriber on the same subjects that only parses
+ * each message (Jackson's {@code readTree}) and counts it. A publisher in the same process (its own
+ * connection, plain jnats) sends what hosts send (DESIGN.md section 8): {@code <prefix>mesh.nodes.<node>.facts},
+ * 5 to 10 processes each, {@code at} the time of sending.
+ *
+ * <ol>
+ *   <li>{@code floor max} — {@code --max} messages (round-robin over the nodes) published as fast as the
+ *       publisher goes; the rate is messages over the time from the first publish to the last parsed.</li>
+ *   <li>{@code floor burst} / {@code facts burst} — one message from each of the 10,000 nodes at once;
+ *       the time until the last is parsed / written, and the counts: nothing lost (received = written =
+ *       published), no backlog left, nothing dropped.</li>
+ *   <li>{@code facts sustained} — {@code --rate} messages a second (10,000) for {@code --seconds} (30),
+ *       paced every 10 ms; the rate written over the window, the slowest second, and how long after the
+ *       last publish the last fact was written.</li>
+ *   <li>{@code facts max} — as {@code floor max}, into the store: the writer's capacity (drops
+ *       {@code backlog} when it falls behind by more than 10,000 facts, which is counted).</li>
+ * </ol>
+ *
+ * <pre>
+ * java -cp benchmarks.jar dev.mesh.controller.bench.FactsIngestBench [--nodes 10000] [--rate 10000]
+ *     [--seconds 30] [--max 50000]
+ * </pre>
+ */
+public final class FactsIngestBench {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+    private final String prefix;
+    private final int nodes;
+    private final Connection publisher;
+    private long sent;
+
+    private FactsIngestBench(String prefix, int nodes, Connection publisher) {
+        this.prefix = prefix;
+        this.nodes = nodes;
+        this.publisher = publisher;
+    }
+
+    /**
+     * Runs the benchmark and prints the results.
+     *
+     * @param args options, see the class
+     * @throws Exception when a part fails
+     */
+    public static void main(String[] args) throws Exception {
+        int nodes = Loopback.option(args, "nodes", 10_000);
+        int rate = Loopback.option(args, "rate", 10_000);
+        int seconds = Loopback.option(args, "seconds", 30);
+        int max = Loopback.option(args, "max", 50_000);
+        String prefix = "bench-" + Long.toHexString(System.nanoTime()) + ".";
+        try (BenchStore store = BenchStore.create(nodes)) {
+            Connection publisher = Nats.connect(options("bench-publisher"));
+            try {
+                run(store, prefix, nodes, rate, seconds, max, publisher);
+            } finally {
+                publisher.close();
+            }
+        }
+    }
+
+    private static void run(BenchStore store, String prefix, int nodes, int rate, int seconds, int max,
+            Connection publisher) throws Exception {
+        {
+            FactsIngestBench bench = new FactsIngestBench(prefix, nodes, publisher);
+            System.out.printf(Locale.ROOT, "facts ingest: %,d nodes, NATS %s, subject prefix %s%n", nodes,
+                    Loopback.NATS_URL, prefix);
+            List<String> rows = new ArrayList<>();
+
+            // The floor: parse only.
+            Connection floor = Nats.connect(options("bench-floor"));
+            try {
+                AtomicLong parsed = new AtomicLong();
+                Dispatcher dispatcher = floor.createDispatcher(message -> {
+                    JsonNode tree = MAPPER.readTree(message.getData());
+                    if (tree.isObject()) {
+                        parsed.incrementAndGet();
+                    }
+                });
+                dispatcher.subscribe(prefix + "mesh.nodes.*.facts");
+                floor.flush(Duration.ofSeconds(5));
+                bench.unthrottled(nodes * 2, parsed::get); // warm-up
+                rows.add(bench.unthrottledRow("floor max", max, parsed::get, () -> 0));
+                rows.add(bench.unthrottledRow("floor burst (" + nodes + " nodes once)", nodes, parsed::get, () -> 0));
+            } finally {
+                floor.close();
+            }
+
+            // The controller's subscriber, into PostgreSQL.
+            FactsIn in = FactsIn.start(new dev.mesh.controller.bus.NatsSettings(Loopback.NATS_URL, "",
+                    dev.mesh.controller.core.Secret.NONE, prefix), store.inventory(), Clock.systemUTC());
+            try {
+                LongSupplier written = () -> in.counts().written();
+                bench.unthrottled(nodes, written); // warm-up: every node reported once
+                long droppedBefore = dropped(in);
+                long receivedBefore = in.counts().received();
+                long writtenBefore = in.counts().written();
+                rows.add(bench.unthrottledRow("facts burst (" + nodes + " nodes once)", nodes, written, () -> dropped(in)));
+                FactsIn.Counts burst = in.counts();
+                String burstCounts = String.format(Locale.ROOT,
+                        "burst counts: published %,d, received %,d, written %,d, dropped %,d (%s)", nodes,
+                        burst.received() - receivedBefore, burst.written() - writtenBefore,
+                        dropped(in) - droppedBefore, burst.dropped());
+                boolean burstWhole = burst.received() - receivedBefore == nodes
+                        && burst.written() - writtenBefore == nodes && dropped(in) == droppedBefore;
+
+                String sustained = bench.sustained(in, rate, seconds);
+                rows.add(bench.unthrottledRow("facts max", max, written, () -> dropped(in)));
+
+                System.out.println();
+                System.out.println("| run | messages | elapsed (ms) | processed/s | dropped |");
+                System.out.println("|---|---:|---:|---:|---:|");
+                rows.forEach(System.out::println);
+                System.out.println(burstCounts);
+                System.out.println("burst of " + nodes + " nodes with nothing lost and no backlog left: "
+                        + Loopback.met(burstWhole));
+                System.out.println(sustained);
+                System.out.println("final counts: " + in.counts());
+            } finally {
+                in.close();
+            }
+        }
+    }
+
+    private static long dropped(FactsIn in) {
+        return in.counts().dropped().values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private static Options options(String name) {
+        return new Options.Builder().server(Loopback.NATS_URL).connectionName(name)
+                .connectionTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** Publishes {@code count} messages as fast as it goes and waits until {@code done} counted them all. */
+    private void unthrottled(int count, LongSupplier done) throws Exception {
+        unthrottledRow("warm-up", count, done, () -> 0);
+    }
+
+    /**
+     * Publishes {@code count} messages, made beforehand (times a microsecond apart from now), as fast as
+     * the publisher goes, and waits until {@code done} counted them all (less what {@code dropped} counted).
+     *
+     * @return the table row: messages, elapsed from the first publish to the last counted, rate, dropped
+     */
+    private String unthrottledRow(String name, int count, LongSupplier done, LongSupplier dropped) throws Exception {
+        String[] subjects = new String[count];
+        byte[][] bodies = new byte[count][];
+        Instant base = Instant.now();
+        for (int i = 0; i < count; i++) {
+            int n = (int) (sent++ % nodes);
+            subjects[i] = prefix + "mesh.nodes.node-" + n + ".facts";
+            bodies[i] = body(n, base.plusNanos(i * 1_000L));
+        }
+        long droppedBefore = dropped.getAsLong();
+        long target = done.getAsLong() + count;
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            publisher.publish(subjects[i], bodies[i]);
+        }
+        publisher.flush(Duration.ofSeconds(10));
+        long end = await(target, done, () -> dropped.getAsLong() - droppedBefore);
+        long processed = count - (target - done.getAsLong());
+        double elapsedMs = (end - start) / 1e6;
+        return String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %,d |", name, count, elapsedMs,
+                processed / (elapsedMs / 1e3), dropped.getAsLong() - droppedBefore);
+    }
+
+    /**
+     * Waits until {@code done} reaches {@code target} less what was dropped, or stops moving for 5 s.
+     *
+     * @return when it got there (or last moved)
+     */
+    private static long await(long target, LongSupplier done, LongSupplier dropped) throws InterruptedException {
+        long last = done.getAsLong();
+        long moved = System.nanoTime();
+        while (done.getAsLong() + dropped.getAsLong() < target) {
+            Thread.sleep(1);
+            long now = done.getAsLong();
+            if (now != last) {
+                last = now;
+                moved = System.nanoTime();
+            } else if (System.nanoTime() - moved > TimeUnit.SECONDS.toNanos(5)) {
+                return moved;
+            }
+        }
+        return System.nanoTime();
+    }
+
+    /** @return the result line of {@code rate} messages a second for {@code seconds} */
+    private String sustained(FactsIn in, int rate, int seconds) throws Exception {
+        FactsIn.Counts before = in.counts();
+        long droppedBefore = dropped(in);
+        long start = System.nanoTime();
+        long slice = TimeUnit.MILLISECONDS.toNanos(10);
+        int perSlice = rate / 100;
+        long slowest = Long.MAX_VALUE;
+        long secondStart = in.counts().written();
+        long published = 0;
+        for (int s = 0; s < seconds * 100; s++) {
+            for (int i = 0; i < perSlice; i++) {
+                publish();
+                published++;
+            }
+            long next = start + (s + 1) * slice;
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            if ((s + 1) % 100 == 0) {
+                long now = in.counts().written();
+                slowest = Math.min(slowest, now - secondStart);
+                secondStart = now;
+            }
+        }
+        long publishedAt = System.nanoTime();
+        long windowWritten = in.counts().written() - before.written();
+        double window = (publishedAt - start) / 1e9;
+        publisher.flush(Duration.ofSeconds(10));
+        long end = await(before.written() + published, () -> in.counts().written(), () -> dropped(in) - droppedBefore);
+        FactsIn.Counts after = in.counts();
+        long written = after.written() - before.written();
+        double publishRate = published / window;
+        double writtenRate = windowWritten / window;
+        double throughput = written / ((end - start) / 1e9);
+        boolean whole = written == published && dropped(in) == droppedBefore;
+        // Kept up: everything offered written, nothing dropped, the last within a second of the last publish.
+        boolean keptUp = whole && end - publishedAt < TimeUnit.SECONDS.toNanos(1);
+        return String.format(Locale.ROOT, "sustained: offered %,d/s for %d s (published %,d at %,.0f/s): written %,.0f/s "
+                        + "(first publish to last write), during the window %,.0f/s, slowest second %,d, last written %.0f ms after the last publish; received %,d, "
+                        + "written %,d, dropped %,d; target >= 10,000 facts/s sustained (all written, none dropped, no backlog "
+                        + "a second after): %s", rate,
+                seconds, published, publishRate, throughput, writtenRate, slowest, Math.max(0, end - publishedAt) / 1e6,
+                after.received() - before.received(), written, dropped(in) - droppedBefore,
+                Loopback.met(keptUp && publishRate >= 0.99 * 10_000));
+    }
+
+    private void publish() {
+        int n = (int) (sent++ % nodes);
+        publisher.publish(prefix + "mesh.nodes.node-" + n + ".facts", body(n, Instant.now()));
+    }
+
+    private static final String REVISION = "sha256:" + "0123456789abcdef".repeat(4);
+
+    /** @return a host's facts for node {@code n}: 5 to 10 processes, as a host sends them */
+    private static byte[] body(int n, Instant at) {
+        String time = at.toString();
+        StringBuilder json = new StringBuilder(900).append("{\"node\":\"node-").append(n).append("\",\"address\":\"10.")
+                .append(n >> 16 & 255).append('.').append(n >> 8 & 255).append('.').append(n & 255)
+                .append("\",\"system\":\"debian-12\",\"revision\":\"").append(REVISION).append("\",\"processes\":[");
+        int processes = 5 + n % 6;
+        for (int p = 0; p < processes; p++) {
+            if (p > 0) {
+                json.append(',');
+            }
+            json.append("{\"name\":\"proc-").append((n + p * 7) % 50).append("\",\"state\":\"running\",\"since\":\"")
+                    .append("2026-12-01T08:00:00.000Z").append("\",\"checks\":").append(40 + p).append('}');
+        }
+        return json.append("],\"at\":\"").append(time).append("\"}").toString().getBytes(StandardCharsets.UTF_8);
+    }
+}

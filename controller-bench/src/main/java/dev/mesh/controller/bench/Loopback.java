@@ -1,0 +1,151 @@
+package dev.mesh.controller.bench;
+
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import dev.mesh.controller.bus.BrokerSettings;
+import dev.mesh.controller.bus.NatsSettings;
+import dev.mesh.controller.core.Secret;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The loopback services the bus drivers run against, each in a part of its own: a RabbitMQ virtual
+ * host made for the run with {@code rabbitmqctl} (as {@code guest}, deleted by {@link #close()}), a NATS
+ * subject prefix of its own; and what the drivers print: latencies as mean, p50, p99 in ms.
+ */
+final class Loopback implements AutoCloseable {
+
+    static final String HOST = "127.0.0.1";
+    static final int AMQP_PORT = 5672;
+    static final String USER = "guest";
+    static final String PASSWORD = "guest";
+    static final String NATS_URL = System.getenv().getOrDefault("MESH_BENCH_NATS", "nats://127.0.0.1:4222");
+
+    private final String id = UUID.randomUUID().toString().substring(0, 8);
+    private final String vhost = "mesh-bench-" + id;
+
+    private Loopback() {
+    }
+
+    /** @return a new virtual host {@value #USER} may use fully */
+    static Loopback open() {
+        Loopback loopback = new Loopback();
+        rabbitmqctl("add_vhost", loopback.vhost);
+        rabbitmqctl("set_permissions", "-p", loopback.vhost, USER, ".*", ".*", ".*");
+        return loopback;
+    }
+
+    String vhost() {
+        return vhost;
+    }
+
+    /** @return the controller's broker settings on the virtual host */
+    BrokerSettings broker() {
+        return new BrokerSettings(HOST, AMQP_PORT, vhost, USER, Secret.of(PASSWORD), BrokerSettings.Transport.PLAIN);
+    }
+
+    /** @return a plain client connection to the virtual host, as a program in another language makes one */
+    Connection connect(String name) throws IOException, TimeoutException {
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setHost(HOST);
+        factory.setPort(AMQP_PORT);
+        factory.setVirtualHost(vhost);
+        factory.setUsername(USER);
+        factory.setPassword(PASSWORD);
+        factory.setRequestedHeartbeat(5);
+        return factory.newConnection(name);
+    }
+
+    /** @return the controller's NATS settings with a subject prefix of this run's */
+    NatsSettings nats() {
+        return NatsSettings.of(NATS_URL).withSubjectPrefix(prefix());
+    }
+
+    /** @return the NATS subject prefix of this run, e.g. {@code bench-1a2b3c4d.} */
+    String prefix() {
+        return "bench-" + id + ".";
+    }
+
+    @Override
+    public void close() {
+        rabbitmqctl("delete_vhost", vhost);
+    }
+
+    private static String rabbitmqctl(String... arguments) {
+        List<String> command = new ArrayList<>(List.of("rabbitmqctl", "-q"));
+        command.addAll(List.of(arguments));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            process.getOutputStream().close();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", command) + " did not end in 60 s; is RabbitMQ up?");
+            }
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " failed: " + output.trim());
+            }
+            return output;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run rabbitmqctl (" + e.getMessage() + "); run as root", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Latencies in nanoseconds, summarised as the drivers print them. */
+    record Latencies(long[] nanos) {
+
+        static Latencies of(List<Long> samples) {
+            return new Latencies(samples.stream().mapToLong(Long::longValue).toArray());
+        }
+
+        double meanMs() {
+            return Arrays.stream(nanos).average().orElse(Double.NaN) / 1e6;
+        }
+
+        /** @param q the quantile, 0 to 1 @return it in ms, the nearest rank */
+        double quantileMs(double q) {
+            long[] sorted = nanos.clone();
+            Arrays.sort(sorted);
+            if (sorted.length == 0) {
+                return Double.NaN;
+            }
+            int rank = (int) Math.ceil(q * sorted.length) - 1;
+            return sorted[Math.max(0, Math.min(sorted.length - 1, rank))] / 1e6;
+        }
+
+        /** @return {@code | name | mean | p50 | p99 | max | samples |} */
+        String row(String name) {
+            return String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f | %,d |", name, meanMs(),
+                    quantileMs(0.50), quantileMs(0.99), quantileMs(1.0), nanos.length);
+        }
+
+        static String header() {
+            return "| benchmark | mean (ms) | p50 (ms) | p99 (ms) | max (ms) | samples |\n|---|---:|---:|---:|---:|---:|";
+        }
+    }
+
+    /** @return {@code met} or {@code not met} */
+    static String met(boolean met) {
+        return met ? "met" : "not met";
+    }
+
+    /** @return the value of {@code --name VALUE} among {@code args}, else {@code otherwise} */
+    static int option(String[] args, String name, int otherwise) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals("--" + name)) {
+                return Integer.parseInt(args[i + 1].replace("_", "").replace(",", ""));
+            }
+        }
+        return otherwise;
+    }
+}
