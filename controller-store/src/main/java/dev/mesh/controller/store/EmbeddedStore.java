@@ -177,6 +177,9 @@ public final class EmbeddedStore implements AutoCloseable {
         return EmbeddedPostgres.builder()
                 .setDataDirectory(files.data())
                 .setCleanDataDirectory(false)
+                // Stopped by close() alone: the library's own shutdown hook would stop the server while the
+                // controller's hook still releases its plan lock on it (seen: "plan lock lost" at SIGTERM).
+                .setRegisterShutdownHook(false)
                 .setOverrideWorkingDirectory(files.binaries().toFile())
                 .setLocaleConfig("locale", "C")
                 .setServerConfig("listen_addresses", "127.0.0.1")
