@@ -1,0 +1,196 @@
+package dev.mesh.controller.handover;
+
+import dev.mesh.controller.core.Consumers;
+import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.Role;
+import dev.mesh.controller.core.VerbException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Moves one controller through the life cycle of DESIGN.md section 10 from what its
+ * {@link Consumers} tell, on its {@link Lifecycle} (which holds the plan lock while active):
+ *
+ * <ul>
+ *   <li>fed while standby: becomes active — takes the lock and a new epoch; the executor then runs
+ *       its first round under that epoch, which resumes the recorded plan. When the predecessor
+ *       still holds the lock it stays a standby and tries again at the next feed;
+ *   <li>fed while active, the lock found lost meanwhile (plan work through
+ *       {@link Lifecycle#whileActive} found it): back to standby, the consumers handed over and
+ *       rejoined, so that a peer with a working lock can take over;
+ *   <li>starved while active: {@link Lifecycle#verify() verifies} the lock; lost, as above; still
+ *       held, this controller lets go as on {@link #stop()} and rejoins as a standby — the lock
+ *       follows the consumer, and a controller the broker no longer feeds (it was frozen or cut off)
+ *       must not keep the lock from its successor;
+ *   <li>{@link #stop()} (SIGTERM): the planned release, in DESIGN.md's order — stop taking plan
+ *       work, hand the consumers over (the next message goes to the standby), wait until what it
+ *       holds is acknowledged, release the lock.
+ * </ul>
+ *
+ * <p>Thread-safe: transitions are serialized. The consumers' signals never wait for a transition
+ * under way (a release settling its deliveries): they are dropped, and the next tick tells again.
+ * {@link #stop()} waits for a transition under way.
+ */
+public final class Handover {
+
+    private final Lifecycle lifecycle;
+    private final Consumers consumers;
+    private final Duration settle;
+    private final ReentrantLock transitions = new ReentrantLock();
+    /** Whether this handover made the life cycle active and has not let go since. */
+    private boolean active;
+    private boolean stopped;
+
+    private Handover(Lifecycle lifecycle, Consumers consumers, Duration settle) {
+        this.lifecycle = lifecycle;
+        this.consumers = consumers;
+        this.settle = settle;
+    }
+
+    /**
+     * Starts the consumers, as a standby: the first feed makes this controller active.
+     *
+     * @param lifecycle this controller's life cycle, a standby
+     * @param consumers this controller's consumers, not started
+     * @param settle how long a release waits for what this controller holds to be acknowledged
+     * @return the running handover
+     * @throws IllegalArgumentException when {@code settle} is negative
+     * @throws IllegalStateException when the life cycle is not a standby, or the consumers are started
+     */
+    public static Handover start(Lifecycle lifecycle, Consumers consumers, Duration settle) {
+        Objects.requireNonNull(lifecycle, "lifecycle");
+        Objects.requireNonNull(consumers, "consumers");
+        Objects.requireNonNull(settle, "settle");
+        if (settle.isNegative()) {
+            throw new IllegalArgumentException("the time a release waits for its deliveries to be acknowledged "
+                    + "must be 0 or more, not " + settle);
+        }
+        Lifecycle.Status status = lifecycle.status();
+        if (status.role() != Role.STANDBY) {
+            throw new IllegalStateException("the handover starts a standby; " + status.instance() + " is "
+                    + status.role().label());
+        }
+        Handover handover = new Handover(lifecycle, consumers, settle);
+        consumers.start(handover.new Signals());
+        return handover;
+    }
+
+    /**
+     * The planned release (SIGTERM): stops taking plan work, hands the consumers over, waits at most
+     * the settle time for what this controller holds to be acknowledged, releases the lock. A
+     * standby only hands its consumers over. Does nothing the second time.
+     *
+     * @return whether everything this controller held was acknowledged in time (what was not is
+     *     redelivered to the successor when the connection closes)
+     */
+    public boolean stop() {
+        transitions.lock();
+        try {
+            if (stopped) {
+                return true;
+            }
+            stopped = true;
+            if (active) {
+                return letGo();
+            }
+            consumers.handOver();
+            return consumers.settled(settle);
+        } finally {
+            transitions.unlock();
+        }
+    }
+
+    /** @return whether {@link #stop()} was called */
+    public boolean stopped() {
+        transitions.lock();
+        try {
+            return stopped;
+        } finally {
+            transitions.unlock();
+        }
+    }
+
+    /** @return the life cycle's status (role, epoch, since, peers); never blocks */
+    public Lifecycle.Status status() {
+        return lifecycle.status();
+    }
+
+    private void fed() {
+        if (!transitions.tryLock()) {
+            return; // a release is under way: what it does next does not depend on this feed
+        }
+        try {
+            if (stopped) {
+                return;
+            }
+            if (active) {
+                if (lifecycle.status().role() != Role.ACTIVE) {
+                    lost();
+                }
+                return;
+            }
+            try {
+                lifecycle.activate();
+                active = true;
+            } catch (VerbException e) {
+                if (e.code() != VerbException.Code.UNAVAILABLE) {
+                    throw e;
+                }
+                // The predecessor still holds the lock (or the store is out of reach): the broker
+                // keeps feeding this controller, and the next feed tries again.
+            }
+        } finally {
+            transitions.unlock();
+        }
+    }
+
+    private void starved() {
+        if (!transitions.tryLock()) {
+            return;
+        }
+        try {
+            if (stopped || !active) {
+                return;
+            }
+            if (lifecycle.verify().role() != Role.ACTIVE) {
+                lost();
+                return;
+            }
+            letGo();
+            consumers.rejoin();
+        } finally {
+            transitions.unlock();
+        }
+    }
+
+    /** The lock was lost under the active controller, which is a standby already: let a peer take over. */
+    private void lost() {
+        active = false;
+        consumers.handOver();
+        consumers.rejoin();
+    }
+
+    private boolean letGo() {
+        lifecycle.releasing();
+        consumers.handOver();
+        boolean settled = consumers.settled(settle);
+        lifecycle.release();
+        active = false;
+        return settled;
+    }
+
+    /** What the consumers tell, kept off the handover's public surface. */
+    private final class Signals implements Consumers.Listener {
+
+        @Override
+        public void fed() {
+            Handover.this.fed();
+        }
+
+        @Override
+        public void starved() {
+            Handover.this.starved();
+        }
+    }
+}
