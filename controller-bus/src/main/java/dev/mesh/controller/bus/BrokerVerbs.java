@@ -5,6 +5,8 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ShutdownSignalException;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.Role;
+import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.mcp.Envelope;
 import dev.mesh.controller.mcp.McpDispatcher;
@@ -29,13 +31,30 @@ import org.slf4j.LoggerFactory;
  * {@value Subscription#REOPEN_PAUSE_MS} ms ({@link Subscription}); a dropped connection is the client's
  * automatic recovery's.
  *
- * <p>Deliveries are handled one at a time on the client's consumer thread. {@link #close()} is
- * thread-safe.
+ * <p>Which controller the broker feeds (DESIGN.md section 10; RabbitMQ 3.10 does not tell a single active
+ * consumer it became active): started with a {@link Feeding}, the transport publishes a tick to the verbs'
+ * queue every {@value Ticks#PERIOD_MS} ms ({@link Ticks}) and tells the listener {@link Feeding#fed()} at the
+ * first delivery (a tick or a verb) and {@link Feeding#starved()} when nothing arrived for {@value
+ * FeedWatch#STARVED_AFTER_MS} ms. A tick, from any controller, is acknowledged and nothing more: not
+ * answered, not counted, never dead-lettered.
+ *
+ * <p>A mutating verb that arrives while the {@link Lifecycle} is not active (the overlap after the previous
+ * active cancelled, or before this one took the lock) waits up to {@value #ACTIVATION_WAIT_MS} ms for it to
+ * become active, then runs; when meanwhile this transport {@linkplain #stopConsuming() stopped consuming}, it
+ * is given back to the queue (the broker feeds another controller); otherwise it is answered as core answers
+ * it ({@code unavailable}). Reads are answered at once in every role.
+ *
+ * <p>Deliveries are handled one at a time on the client's consumer thread. {@link #close()} and {@link
+ * #stopConsuming()} are thread-safe.
  */
 public final class BrokerVerbs implements AutoCloseable {
 
     /** How many requests the broker hands over before the first is acknowledged. */
     public static final int PREFETCH = 16;
+
+    /** How long a mutating verb that arrived while this controller is not active waits for it, at most. */
+    public static final long ACTIVATION_WAIT_MS = 2_000;
+    private static final long ACTIVATION_POLL_MS = 5;
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerVerbs.class);
 
@@ -47,12 +66,19 @@ public final class BrokerVerbs implements AutoCloseable {
     private final Replies replies;
     private final AtomicLong unreadableCount = new AtomicLong();
     private final OncePerMinute unreadableLog = new OncePerMinute(Clock.systemUTC());
+    private final FeedWatch feed;
+    /** Set by the awaiting identity on the consumer thread: the request goes back to the queue unanswered. */
+    private final ThreadLocal<Boolean> giveBack = ThreadLocal.withInitial(() -> false);
+    private volatile boolean consuming = true;
     private volatile Subscription subscription;
+    private volatile Ticks ticks;
 
-    private BrokerVerbs(Broker broker, Verbs verbs, Identity identity, String version, Lifecycle lifecycle) {
+    private BrokerVerbs(Broker broker, Verbs verbs, Identity identity, String version, Lifecycle lifecycle,
+            Feeding feeding) {
         this.broker = broker;
         this.lifecycle = lifecycle;
-        this.dispatcher = McpDispatcher.of(verbs, identity, version);
+        this.feed = new FeedWatch(feeding, System::currentTimeMillis, Topology.VERBS);
+        this.dispatcher = McpDispatcher.of(verbs, awaitingActive(identity), version);
         this.withoutMessageId = McpDispatcher.of(verbs, MutatingVerbs.withoutMessageId(identity), version);
         this.replies = new Replies(broker.connection());
     }
@@ -70,18 +96,42 @@ public final class BrokerVerbs implements AutoCloseable {
      */
     public static BrokerVerbs start(Broker broker, Verbs verbs, Identity identity, String version,
             Lifecycle lifecycle) {
+        return start(broker, verbs, identity, version, lifecycle, null);
+    }
+
+    /**
+     * Starts consuming the verbs' queue, and ticking: tells {@code feeding} whether the broker feeds this
+     * controller (see the class's description).
+     *
+     * @param broker the connection to consume and tick on
+     * @param verbs the verbs, the same instance as every other transport's
+     * @param identity who may call which verb
+     * @param version the controller's version, told in {@code initialize}
+     * @param lifecycle the controller's life cycle, whose epoch and instance every reply carries and every
+     *     tick names
+     * @param feeding told {@code fed} and {@code starved}, on a thread of the transport's
+     * @return the running transport
+     * @throws BusException when the queue cannot be consumed (it does not exist, or the broker is gone)
+     */
+    public static BrokerVerbs start(Broker broker, Verbs verbs, Identity identity, String version,
+            Lifecycle lifecycle, Feeding feeding) {
         Objects.requireNonNull(broker, "broker");
         Objects.requireNonNull(verbs, "verbs");
         Objects.requireNonNull(identity, "identity");
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(lifecycle, "lifecycle");
         try {
-            BrokerVerbs transport = new BrokerVerbs(broker, verbs, identity, version, lifecycle);
+            BrokerVerbs transport = new BrokerVerbs(broker, verbs, identity, version, lifecycle,
+                    feeding == null ? Feeding.NONE : feeding);
             try {
                 transport.subscription = Subscription.start(broker, Topology.VERBS, PREFETCH, transport::serve);
             } catch (IOException | ShutdownSignalException e) {
                 transport.replies.close();
+                transport.feed.close();
                 throw e;
+            }
+            if (feeding != null) {
+                transport.ticks = Ticks.start(broker, lifecycle.status().instance(), transport.feed::check);
             }
             LOG.info("broker verbs consuming queue={} vhost={} prefetch={} instance={}", Topology.VERBS,
                     broker.settings().vhost(), PREFETCH, lifecycle.status().instance());
@@ -93,6 +143,21 @@ public final class BrokerVerbs implements AutoCloseable {
     }
 
     private void serve(Channel channel, com.rabbitmq.client.Envelope delivery, AMQP.BasicProperties properties,
+            byte[] body) {
+        feed.arrived();
+        try {
+            if (Ticks.is(properties)) {
+                // Any controller's tick, an old one's too: it only told this consumer that the broker feeds it.
+                settle(channel, delivery.getDeliveryTag(), true, false);
+                return;
+            }
+            handle(channel, delivery, properties, body);
+        } finally {
+            feed.handled();
+        }
+    }
+
+    private void handle(Channel channel, com.rabbitmq.client.Envelope delivery, AMQP.BasicProperties properties,
             byte[] body) {
         long tag = delivery.getDeliveryTag();
         String replyTo = properties.getReplyTo();
@@ -113,6 +178,13 @@ public final class BrokerVerbs implements AutoCloseable {
             return;
         }
         Optional<byte[]> response = answer(properties, body);
+        if (giveBack.get()) {
+            giveBack.set(false);
+            LOG.info("broker verb given back reason=stopped-consuming messageId={} role={}", properties.getMessageId(),
+                    lifecycle.status().role().label());
+            settle(channel, tag, false, true);
+            return;
+        }
         if (response.isEmpty()) {
             settle(channel, tag, true, false);
             return;
@@ -138,6 +210,42 @@ public final class BrokerVerbs implements AutoCloseable {
         return dispatcher.dispatch(body, Envelope.of(principal, messageId));
     }
 
+    /**
+     * The identity requests with {@code message_id} are checked by: the controller's, and then a mutating verb
+     * waits, while this controller is not active, up to {@value #ACTIVATION_WAIT_MS} ms for it to become
+     * active, or for this transport to stop consuming (then it is given back). Runs on the consumer thread.
+     */
+    private Identity awaitingActive(Identity identity) {
+        return new Identity() {
+            @Override
+            public boolean allows(String principal, String verb) {
+                return identity.allows(principal, verb);
+            }
+
+            @Override
+            public void check(String principal, String verb) {
+                identity.check(principal, verb);
+                if (!Verbs.mutates(verb) || lifecycle.status().role() == Role.ACTIVE) {
+                    return;
+                }
+                long deadline = System.nanoTime() + ACTIVATION_WAIT_MS * 1_000_000;
+                while (consuming && lifecycle.status().role() != Role.ACTIVE && System.nanoTime() < deadline) {
+                    try {
+                        Thread.sleep(ACTIVATION_POLL_MS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+                if (!consuming && lifecycle.status().role() != Role.ACTIVE) {
+                    giveBack.set(true);
+                    throw new VerbException(VerbException.Code.UNAVAILABLE, "given back to the queue", "");
+                }
+                // Active now: the verb runs. Still not: core's gate answers unavailable, naming the active one.
+            }
+        };
+    }
+
     /** Acknowledges or rejects; a channel lost meanwhile means the broker delivers the request again. */
     private static void settle(Channel channel, long tag, boolean ack, boolean requeue) {
         try {
@@ -157,6 +265,23 @@ public final class BrokerVerbs implements AutoCloseable {
         return unreadableCount.get();
     }
 
+    /** @return whether the broker is believed to feed this controller now (see {@link Feeding}) */
+    public boolean fed() {
+        return feed.fed();
+    }
+
+    /**
+     * Stops consuming ({@code basic.cancel}; DESIGN.md section 10, a planned release): the broker feeds the next
+     * consumer at once, while the requests this one holds are still handled and acknowledged here (a mutating
+     * one that finds this controller not active is given back to the queue). Tells {@link Feeding#starved()}
+     * when fed. Ticks go on until {@link #close()}. Does nothing the second time.
+     */
+    public void stopConsuming() {
+        consuming = false;
+        subscription.pause();
+        feed.stopped("stopped consuming");
+    }
+
     /** @return the channel consuming now, for a test to inject a fault into */
     Channel consuming() {
         return subscription.channel();
@@ -168,7 +293,13 @@ public final class BrokerVerbs implements AutoCloseable {
      */
     @Override
     public void close() {
+        consuming = false;
+        Ticks running = ticks;
+        if (running != null) {
+            running.close();
+        }
         subscription.close();
+        feed.close();
         replies.close();
         LOG.info("broker verbs stopped queue={} vhost={}", Topology.VERBS, broker.settings().vhost());
     }

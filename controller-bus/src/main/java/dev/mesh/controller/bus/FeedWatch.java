@@ -1,0 +1,114 @@
+package dev.mesh.controller.bus;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether the broker feeds this consumer, from what it delivers: fed at the first delivery, starved when
+ * nothing was delivered for {@value #STARVED_AFTER_MS} ms while no delivery was being handled (a verb that
+ * takes long keeps it fed). Tells a {@link Feeding} on a thread of its own, in order.
+ *
+ * <p>Thread-safe.
+ */
+final class FeedWatch implements AutoCloseable {
+
+    /** How long without a delivery makes a fed consumer starved: three tick periods. */
+    static final long STARVED_AFTER_MS = 3 * Ticks.PERIOD_MS;
+
+    private static final Logger LOG = LoggerFactory.getLogger(FeedWatch.class);
+
+    private final Feeding listener;
+    private final LongSupplier millis;
+    private final String queue;
+    private final ExecutorService notifier;
+    private boolean fed;
+    private int handling;
+    private long lastSeen;
+    private long fedSince;
+    private boolean closed;
+
+    FeedWatch(Feeding listener, LongSupplier millis, String queue) {
+        this.listener = listener;
+        this.millis = millis;
+        this.queue = queue;
+        this.notifier = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("mesh-feed-" + queue).daemon()
+                .factory());
+    }
+
+    /** A delivery arrived and is being handled now. */
+    synchronized void arrived() {
+        handling++;
+        lastSeen = millis.getAsLong();
+        if (!fed && !closed) {
+            fed = true;
+            fedSince = lastSeen;
+            LOG.info("broker feeds this controller queue={}", queue);
+            tell(true);
+        }
+    }
+
+    /** The delivery {@link #arrived()} last is handled. */
+    synchronized void handled() {
+        handling--;
+        lastSeen = millis.getAsLong();
+    }
+
+    /** Called every tick period: starved when nothing arrived for too long while nothing was handled. */
+    synchronized void check() {
+        long now = millis.getAsLong();
+        if (fed && handling == 0 && now - lastSeen > STARVED_AFTER_MS) {
+            starve("nothing delivered for " + (now - lastSeen) + " ms");
+        }
+    }
+
+    /** This consumer stopped consuming on purpose. */
+    synchronized void stopped(String why) {
+        if (fed) {
+            starve(why);
+        }
+    }
+
+    /** @return whether the broker is believed to feed this consumer now */
+    synchronized boolean fed() {
+        return fed;
+    }
+
+    private void starve(String why) {
+        fed = false;
+        LOG.info("broker no longer feeds this controller queue={} fedMs={} reason=\"{}\"", queue,
+                millis.getAsLong() - fedSince, why);
+        tell(false);
+    }
+
+    private void tell(boolean nowFed) {
+        notifier.execute(() -> {
+            try {
+                if (nowFed) {
+                    listener.fed();
+                } else {
+                    listener.starved();
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("feeding listener failed on {}: {}", nowFed ? "fed" : "starved", e.toString());
+            }
+        });
+    }
+
+    /** Tells {@code starved} when fed, lets what was told run, then stops. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            if (fed) {
+                starve("closed");
+            }
+            closed = true;
+        }
+        notifier.shutdown();
+    }
+}

@@ -1,0 +1,39 @@
+package dev.mesh.controller.bus;
+
+/**
+ * What the handover is told about the broker's single active consumer of {@link Topology#VERBS} (DESIGN.md
+ * section 10): whether it feeds this controller. RabbitMQ 3.10 does not tell a consumer that it became the
+ * active one, so {@link BrokerVerbs} finds out from what arrives: every controller publishes a tick to the
+ * verbs' queue every {@value Ticks#PERIOD_MS} ms, and only the active consumer receives ticks and verbs.
+ *
+ * <p>Called on a thread of the transport's own (never the consumer's), one call at a time, strictly
+ * alternating: {@link #fed()} first, then {@link #starved()}, then {@link #fed()} again, and so on. A listener
+ * may block (take the plan lock, say): the verbs keep being served meanwhile, and what happens in between is
+ * told after it returns, in order.
+ */
+public interface Feeding {
+
+    /** Ignores both. */
+    Feeding NONE = new Feeding() {
+        @Override
+        public void fed() {
+        }
+
+        @Override
+        public void starved() {
+        }
+    };
+
+    /**
+     * The broker feeds this controller now: a tick or a verb arrived on the verbs' queue while it was not
+     * believed fed. Within {@value Ticks#PERIOD_MS} ms of the broker promoting it, plus a delivery's way.
+     */
+    void fed();
+
+    /**
+     * No longer: nothing arrived for {@value FeedWatch#STARVED_AFTER_MS} ms while no delivery was being
+     * handled (the connection or channel lost, the consumer cancelled, another consumer promoted), or the
+     * transport stopped consuming ({@link BrokerVerbs#stopConsuming()}, {@link BrokerVerbs#close()}).
+     */
+    void starved();
+}

@@ -1,0 +1,264 @@
+package dev.mesh.controller.bus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.rabbitmq.client.Delivery;
+import dev.mesh.controller.core.Licences;
+import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.Role;
+import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.memory.LocalPlanLock;
+import dev.mesh.controller.core.memory.MemoryEvents;
+import dev.mesh.controller.core.memory.MemoryIdentity;
+import dev.mesh.controller.core.memory.MemoryInventory;
+import dev.mesh.controller.core.memory.MemoryRequestRecords;
+import dev.mesh.controller.core.verbs.Verbs;
+import dev.mesh.controller.manifest.Layout;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Two controllers' {@link BrokerVerbs} on one virtual host, each on a connection of its own, over core's
+ * in-memory ports sharing one leadership: which one the broker's single active consumer feeds is found out
+ * from the ticks alone, with no verb sent, and again after the fed one's connection is closed.
+ */
+class ActivationIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String ASSIGN = "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/call\", \"params\": "
+            + "{\"name\": \"assign\", \"arguments\": {\"module\": \"mesh-store\", \"node\": \"alpha\"}}}";
+    private static final String STATUS = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": "
+            + "{\"name\": \"status\", \"arguments\": {}}}";
+
+    private final LocalPlanLock.Leadership leadership = new LocalPlanLock.Leadership();
+    private final MemoryInventory inventory = new MemoryInventory();
+    private final MemoryIdentity identity = new MemoryIdentity();
+    private final List<Controller> controllers = new ArrayList<>();
+    private RabbitVhost vhost;
+    private Broker admin;
+
+    /** A feed event: which controller, fed or not, when. */
+    record Event(String instance, boolean fed, long nanos) {
+    }
+
+    private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+
+    /** One controller: its life cycle on the shared leadership, its connection, its transport. */
+    final class Controller implements Feeding {
+        final String instance;
+        final Lifecycle lifecycle;
+        final Verbs verbs;
+        final long activationDelayMs;
+        Broker broker;
+        BrokerVerbs transport;
+        volatile boolean fed;
+
+        Controller(String instance, long activationDelayMs) {
+            this.instance = instance;
+            this.activationDelayMs = activationDelayMs;
+            this.lifecycle = Lifecycle.standby(LocalPlanLock.sharing(leadership, instance, Clock.systemUTC()),
+                    instance, Clock.systemUTC());
+            this.verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, lifecycle, new MemoryEvents(),
+                    new MemoryRequestRecords(), Layout.DEFAULT, Clock.systemUTC()));
+        }
+
+        Controller start() {
+            broker = Broker.connect(vhost.settings(), instance);
+            transport = BrokerVerbs.start(broker, verbs, identity, Controllers.VERSION, lifecycle, this);
+            return this;
+        }
+
+        /** As a handover would: take the lock, trying again while the previous active still holds it. */
+        @Override
+        public void fed() {
+            fed = true;
+            events.add(new Event(instance, true, System.nanoTime()));
+            sleep(activationDelayMs);
+            while (fed && lifecycle.status().role() != Role.ACTIVE) {
+                try {
+                    lifecycle.activate();
+                } catch (VerbException e) {
+                    sleep(20);
+                }
+            }
+        }
+
+        @Override
+        public void starved() {
+            fed = false;
+            events.add(new Event(instance, false, System.nanoTime()));
+            lifecycle.release();
+        }
+
+        void close() {
+            if (transport != null) {
+                transport.close();
+            }
+            if (broker != null) {
+                broker.close();
+            }
+        }
+    }
+
+    @BeforeEach
+    void start() {
+        vhost = RabbitVhost.create();
+        identity.add("guest");
+        identity.grant("guest", "tools", "status", "nodes", "assign");
+        inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
+        admin = Broker.connect(vhost.settings(), "it-admin");
+        Topology.declare(admin);
+    }
+
+    @AfterEach
+    void stop() {
+        controllers.forEach(Controller::close);
+        admin.close();
+        vhost.close();
+    }
+
+    private Controller controller(String instance, long activationDelayMs) {
+        Controller controller = new Controller(instance, activationDelayMs);
+        controllers.add(controller);
+        return controller.start();
+    }
+
+    private Event next(long timeoutMs) throws InterruptedException {
+        return events.poll(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void exactlyOneIsFedWithoutVerbs_andTheOtherWithinASecondOfTheFedOnesConnectionClosing() throws Exception {
+        long started = System.nanoTime();
+        Controller a = controller("it-a:1", 0);
+        Controller b = controller("it-b:2", 0);
+
+        Event first = next(1_000);
+        assertThat(first).as("one controller told fed within 1 s of starting, no verb sent").isNotNull();
+        assertThat(first.fed()).isTrue();
+        System.out.printf("ActivationIT: %s fed %.0f ms after the first start%n", first.instance(),
+                (first.nanos() - started) / 1e6);
+        assertThat(next(1_500)).as("nothing more: the other stays unfed, the fed one stays fed").isNull();
+        Controller fed = first.instance().equals(a.instance) ? a : b;
+        Controller other = fed == a ? b : a;
+        assertThat(fed.transport.fed()).isTrue();
+        assertThat(other.transport.fed()).isFalse();
+        assertThat(fed.lifecycle.status().role()).isEqualTo(Role.ACTIVE);
+        assertThat(other.lifecycle.status().role()).isEqualTo(Role.STANDBY);
+
+        // The fault: the broker closes the fed one's connection (a broker restart, a cut network).
+        AtomicLong closed = new AtomicLong();
+        fed.broker.connection().addShutdownListener(cause -> closed.compareAndSet(0, System.nanoTime()));
+        vhost.closeConnection(((com.rabbitmq.client.impl.NetworkConnection) fed.broker.connection()).getLocalPort());
+
+        List<Event> seen = new ArrayList<>();
+        Event promoted = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (promoted == null && System.nanoTime() < deadline) {
+            Event event = next(100);
+            if (event != null) {
+                seen.add(event);
+                if (event.fed() && event.instance().equals(other.instance)) {
+                    promoted = event;
+                }
+            }
+        }
+        assertThat(promoted).as("the other told fed; events " + seen).isNotNull();
+        double promotedMs = (promoted.nanos() - closed.get()) / 1e6;
+        System.out.printf("ActivationIT: %s fed %.0f ms after %s's connection closed%n", other.instance, promotedMs,
+                fed.instance);
+        assertThat(promotedMs).as("fed within 1 s of the broker closing the other's connection").isLessThan(1_000);
+        Event starved = seen.stream().filter(e -> e.instance().equals(fed.instance)).findFirst()
+                .orElseGet(() -> poll(fed.instance));
+        assertThat(starved).as("the closed one told starved").isNotNull();
+        assertThat(starved.fed()).isFalse();
+        System.out.printf("ActivationIT: %s starved %.0f ms after its connection closed%n", fed.instance,
+                (starved.nanos() - closed.get()) / 1e6);
+
+        // A verb sent now is answered by the new one, active by then.
+        waitFor(() -> other.lifecycle.status().role() == Role.ACTIVE);
+        pushMeshStore();
+        try (Caller guest = new Caller(vhost.name(), "guest", "guest")) {
+            Delivery reply = guest.call(guest.request("assign-1").build(), ASSIGN);
+            assertThat(reply.getProperties().getHeaders().get("instance")).hasToString(other.instance);
+            assertThat(JSON.readTree(reply.getBody()).at("/result/isError").asBoolean()).as(new String(reply.getBody()))
+                    .isFalse();
+            Delivery status = guest.call(guest.request("s-1").build(), STATUS);
+            assertThat(status.getProperties().getHeaders().get("instance")).hasToString(other.instance);
+        }
+        // The recovered connection consumes again, as a standby: it is not fed again.
+        Thread.sleep(2_000);
+        assertThat(fed.transport.fed()).as("the recovered one, a standby consumer now").isFalse();
+        assertThat(other.transport.fed()).isTrue();
+        assertThat(Topology.deadLetters(admin)).as("no tick, no verb dead-lettered").isZero();
+    }
+
+    @Test
+    void mutatingVerbBeforeTheLockIsTaken_waitsForActivation_andRuns() throws Exception {
+        Controller slow = controller("it-slow:3", 700); // takes the lock 700 ms after it is fed
+        pushMeshStore();
+        try (Caller guest = new Caller(vhost.name(), "guest", "guest")) {
+            long sent = System.nanoTime();
+            Delivery reply = guest.call(guest.request("assign-w").build(), ASSIGN);
+            double ms = (System.nanoTime() - sent) / 1e6;
+            System.out.printf("ActivationIT: assign sent to a standby answered after %.0f ms%n", ms);
+            assertThat(JSON.readTree(reply.getBody()).at("/result/isError").asBoolean()).as(new String(reply.getBody()))
+                    .isFalse();
+            assertThat(slow.lifecycle.status().role()).isEqualTo(Role.ACTIVE);
+        }
+        assertThat(Topology.deadLetters(admin)).isZero();
+    }
+
+    private Event poll(String instance) {
+        try {
+            for (Event event = next(2_000); event != null; event = next(2_000)) {
+                if (event.instance().equals(instance)) {
+                    return event;
+                }
+            }
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** Pushes the module through verbs of their own on the same inventory, active on a lock of their own. */
+    private void pushMeshStore() {
+        Lifecycle own = Lifecycle.standby(LocalPlanLock.create(), "it-pusher:9", Clock.systemUTC());
+        own.activate();
+        Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, own, new MemoryEvents(),
+                new MemoryRequestRecords(), Layout.DEFAULT, Clock.systemUTC()));
+        ObjectNode arguments = JSON.createObjectNode();
+        arguments.set("manifest", JSON.readTree(Path.of("../examples/modules/mesh-store.json").toFile()));
+        verbs.call("push", arguments);
+    }
+
+    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(condition.getAsBoolean()).as("within 5 s").isTrue();
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
