@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Core's {@link PlanLock} across controllers (DESIGN.md section 10): a PostgreSQL advisory lock
  * ({@code pg_advisory_lock}) held by a dedicated session on the {@code inventory} database for a
- * whole active period. Taking it increments the fencing epoch in the {@code leadership} table and
- * records the holder before; every plan write ({@link PlanRecords}, and the plan inputs a fenced
+ * whole active period. Taking it increments the fencing epoch in the {@code leadership} table,
+ * records the holder before and, in the same transaction, the handover ({@code handovers}: first,
+ * planned after a recorded release, or crash, with the gap; see {@link Tenure#takeover()}); every plan write ({@link PlanRecords}, and the plan inputs a fenced
  * {@link PgInventory} writes) checks, in its transaction, that the epoch is still the one this
  * holder took and that its session still holds the lock. {@link #holding} runs work only while
  * the lock is {@linkplain #acquire() acquired}: a controller that is not active plans nothing, and
