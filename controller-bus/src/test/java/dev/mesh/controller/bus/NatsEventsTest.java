@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Role;
+import dev.mesh.controller.core.Tenure;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -43,6 +44,14 @@ class NatsEventsTest {
         assertThat(body("handover", payload)).isEqualTo("{\"kind\":\"handover\",\"epoch\":42,\"instance\":"
                 + "\"ctl-a:4242\",\"at\":\"2026-12-01T10:00:00.250Z\",\"from\":\"ctl-a:4242\",\"to\":\"ctl-b:4343\","
                 + "\"epochOld\":41,\"epochNew\":42,\"gapMs\":37}");
+    }
+
+    @Test
+    void body_ofTheFirstHandover_hasANullGap() {
+        Tenure first = new Tenure(1, Instant.parse("2026-12-01T09:00:00Z"), "ctl-a:4242", "", 0, new Tenure.First());
+
+        assertThat(body("handover", Lifecycle.handover(first))).endsWith("\"from\":\"\",\"to\":\"ctl-a:4242\","
+                + "\"epochOld\":0,\"epochNew\":1,\"gapMs\":null,\"how\":\"first\"}");
     }
 
     @Test

@@ -1,7 +1,11 @@
 package dev.mesh.controller.core;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -12,7 +16,7 @@ import java.util.function.Supplier;
  * the current epoch; reads never pass through it and never wait.
  *
  * <p>What moves the controller through its life cycle is outside core: the handover (the broker
- * made it the active consumer, SIGTERM, a crash of the peer) calls {@link #activate()},
+ * made it the active consumer, SIGTERM, a crash of the peer) calls {@link #activate(Events)},
  * {@link #releasing()} and {@link #release()}; the development controller activates once at start
  * and is the "always active" case of the same gate. A lock lost under an active controller (its
  * database session ended) drops it to standby; the next {@link #activate()} takes the lock again,
@@ -46,6 +50,9 @@ public final class Lifecycle {
         }
     }
 
+    /** The kind of the event {@link #activate(Events)} publishes. */
+    public static final String HANDOVER = "handover";
+
     private final PlanLock lock;
     private final Clock clock;
     private final Object transitions = new Object();
@@ -78,7 +85,8 @@ public final class Lifecycle {
 
     /**
      * Becomes active: takes the plan lock, and with it a new epoch. Does nothing when already
-     * active. When the lock cannot be had the controller stays a standby.
+     * active. When the lock cannot be had the controller stays a standby. Tells no one of the
+     * handover: {@link #activate(Events)} does.
      *
      * @return the status as active
      * @throws VerbException {@code unavailable} when the lock cannot be had (another controller holds
@@ -88,10 +96,58 @@ public final class Lifecycle {
      * @throws IllegalStateException while releasing
      */
     public Status activate() {
+        return take().status();
+    }
+
+    /**
+     * Becomes active as {@link #activate()} does and, when this call took the lock, publishes the
+     * handover on {@code events} (DESIGN.md section 8: kind {@code handover}, with {@link #handover}'s
+     * fields), after the transition. Already active, it publishes nothing. This is how every caller
+     * that makes the controller active (the launcher, the handover) tells the mesh.
+     *
+     * @param events where the {@code handover} event goes
+     * @return the status as active
+     * @throws VerbException as {@link #activate()}
+     * @throws IllegalStateException while releasing
+     */
+    public Status activate(Events events) {
+        Objects.requireNonNull(events, "events");
+        Activation done = take();
+        if (done.taken() != null) {
+            events.publish(HANDOVER, handover(done.taken()));
+        }
+        return done.status();
+    }
+
+    /**
+     * The fields of the {@code handover} event (DESIGN.md section 8) for a tenure taken: {@code from}
+     * (the instance before, {@code ""} for none), {@code to}, {@code epochOld} (0 for none),
+     * {@code epochNew}, {@code gapMs} (how long no one held the lock, {@link Tenure#gap()}; {@code null}
+     * when unknown: the first tenure) and {@code how} ({@code first}, {@code planned}, {@code crash}).
+     *
+     * @param tenure what an activation took
+     * @return the fields, in that order; {@code gapMs} may be {@code null}
+     */
+    public static Map<String, Object> handover(Tenure tenure) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("from", tenure.previous());
+        fields.put("to", tenure.holder());
+        fields.put("epochOld", tenure.previousEpoch());
+        fields.put("epochNew", tenure.epoch());
+        fields.put("gapMs", tenure.gap().map(Duration::toMillis).orElse(null));
+        fields.put("how", tenure.takeover().label());
+        return Collections.unmodifiableMap(fields);
+    }
+
+    /** What an activation did: the status after it, and the tenure it took ({@code null}: already active). */
+    private record Activation(Status status, Tenure taken) {
+    }
+
+    private Activation take() {
         synchronized (transitions) {
             Status now = status;
             if (now.role() == Role.ACTIVE) {
-                return now;
+                return new Activation(now, null);
             }
             if (now.role() == Role.RELEASING) {
                 throw new IllegalStateException(now.instance() + " is releasing; it cannot become active again");
@@ -99,7 +155,7 @@ public final class Lifecycle {
             Tenure tenure = lock.acquire();
             status = new Status(Role.ACTIVE, tenure.epoch(), tenure.since(), now.instance(), tenure.previous(),
                     now.instance());
-            return status;
+            return new Activation(status, tenure);
         }
     }
 

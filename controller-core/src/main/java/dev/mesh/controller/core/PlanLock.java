@@ -19,7 +19,9 @@ public interface PlanLock {
 
     /**
      * Takes the lock for as long as this controller is active, with an epoch greater than every
-     * epoch taken before. Taking it again while acquired returns the same tenure.
+     * epoch taken before, and records the handover from the holder before (its instance and epoch, and
+     * whether it released the lock or lost it, {@link Tenure#takeover()}). Taking it again while
+     * acquired returns the same tenure.
      *
      * @return the tenure taken
      * @throws VerbException {@code unavailable} when the lock cannot be had: another controller
@@ -28,8 +30,8 @@ public interface PlanLock {
     Tenure acquire();
 
     /**
-     * Gives back the lock {@link #acquire()} took, after the work holding it ends. Does nothing when
-     * it is not acquired.
+     * Gives back the lock {@link #acquire()} took, after the work holding it ends, recording when: the
+     * next holder's tenure is then {@link Tenure.Planned}. Does nothing when it is not acquired.
      */
     void release();
 
@@ -46,7 +48,9 @@ public interface PlanLock {
     /**
      * Finds out whether an acquired lock is still held, as far as can be known without waiting for
      * the work that holds it now: a lock whose session ended becomes lost, and {@link #tenure()}
-     * empty. Never throws for a store that cannot be reached; does nothing when not acquired.
+     * empty. A lock still held is recorded as seen now: after a crash, the next holder's
+     * {@link Tenure.Crash#lastSeen()}. Never throws for a store that cannot be reached; does nothing
+     * when not acquired.
      */
     void check();
 

@@ -18,4 +18,9 @@ class LocalPlanLockTest extends PlanLockContract {
     protected PlanLock rival() {
         return LocalPlanLock.sharing(leadership, "ctl-b", Clock.systemUTC());
     }
+
+    @Override
+    protected void crash(PlanLock lock) {
+        ((LocalPlanLock) lock).lose();
+    }
 }

@@ -3,6 +3,7 @@ package dev.mesh.controller.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +27,12 @@ public abstract class PlanLockContract {
      *     gives up soon when the lock is taken
      */
     protected abstract PlanLock rival();
+
+    /**
+     * Makes {@code lock} lose what it holds without releasing it, as a crash does (the store's lock: its
+     * session ends), so that a rival may take it.
+     */
+    protected abstract void crash(PlanLock lock);
 
     @BeforeEach
     void freshLock() {
@@ -111,5 +118,47 @@ public abstract class PlanLockContract {
         assertThat(lock.tenure()).isEmpty();
         assertThat(lock.acquire().epoch()).isPositive();
         lock.release();
+    }
+
+    @Test
+    void acquire_first_isATakeoverFromNoOne_withoutAGap() {
+        Tenure first = lock.acquire();
+
+        assertThat(first.takeover()).isEqualTo(new Tenure.First());
+        assertThat(first.previous()).isEmpty();
+        assertThat(first.previousEpoch()).isZero();
+        assertThat(first.gap()).isEmpty();
+        lock.release();
+    }
+
+    @Test
+    void acquire_afterARelease_isAPlannedTakeover_fromTheOneBefore_withTheGapSinceItsRelease() {
+        Tenure before = lock.acquire();
+        lock.release();
+        Tenure after = rival.acquire();
+
+        assertThat(after.previous()).isEqualTo("ctl-a");
+        assertThat(after.previousEpoch()).isEqualTo(before.epoch());
+        assertThat(after.takeover()).isInstanceOfSatisfying(Tenure.Planned.class, planned -> assertThat(
+                planned.released()).isAfterOrEqualTo(before.since()).isBeforeOrEqualTo(after.since()));
+        assertThat(after.gap()).hasValueSatisfying(gap -> assertThat(gap).isGreaterThanOrEqualTo(Duration.ZERO));
+        assertThat(after.takeover().label()).isEqualTo("planned");
+        rival.release();
+    }
+
+    @Test
+    void acquire_afterACrash_isACrashTakeover_lastSeenAtTheLatestCheck() {
+        Tenure before = lock.acquire();
+        lock.check();
+        crash(lock);
+        Tenure after = rival.acquire();
+
+        assertThat(after.previous()).isEqualTo("ctl-a");
+        assertThat(after.previousEpoch()).isEqualTo(before.epoch());
+        assertThat(after.takeover()).isInstanceOfSatisfying(Tenure.Crash.class, crash -> assertThat(
+                crash.lastSeen()).isAfterOrEqualTo(before.since()).isBeforeOrEqualTo(after.since()));
+        assertThat(after.gap()).hasValueSatisfying(gap -> assertThat(gap).isGreaterThanOrEqualTo(Duration.ZERO));
+        assertThat(after.takeover().label()).isEqualTo("crash");
+        rival.release();
     }
 }

@@ -86,7 +86,8 @@ public final class Assembly implements AutoCloseable {
      * Keeps a controller that is alone active (the development controller: no handover decides
      * for it): every {@code every} it checks that it still holds its plan lock, and when it finds
      * itself standby — the lock was lost with its database session, the store restarted — it
-     * takes the lock again, with a new epoch. A
+     * takes the lock again, with a new epoch, and publishes the {@code handover} on the ports'
+     * events ({@link Lifecycle#activate(dev.mesh.controller.core.Events)}). A
      * failure to take it (the store still down) is logged once until it succeeds.
      *
      * @param every how often to look
@@ -101,7 +102,7 @@ public final class Assembly implements AutoCloseable {
                 return;
             }
             try {
-                Lifecycle.Status now = lifecycle().activate();
+                Lifecycle.Status now = lifecycle().activate(ports.events());
                 failing[0] = false;
                 LOG.info("controller active again instance={} epoch={}", now.instance(), now.epoch());
             } catch (RuntimeException e) {

@@ -79,10 +79,11 @@ final class DevController implements AutoCloseable {
             EmbeddedStore store = opened.open(EmbeddedStore.start(directory));
             StorePorts ports = StorePorts.open(store.endpoint(Database.INVENTORY), store.endpoint(Database.LICENCES),
                     Instance.id(), Clock.systemUTC(), opened);
-            long epoch = ports.lifecycle().activate().epoch();
+            LoggedEvents events = new LoggedEvents();
+            long epoch = ports.lifecycle().activate(events).epoch();
             ports.inventory().report(LocalNode.detect());
             Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(ports.inventory(), ports.licences(),
-                    ports.lifecycle(), new LoggedEvents(), ports.requests(), Layout.DEFAULT, Clock.systemUTC()),
+                    ports.lifecycle(), events, ports.requests(), Layout.DEFAULT, Clock.systemUTC()),
                     Identity.ANYONE, JarVersion.version()));
             String loaded = mesh.map(loader -> MeshLoader.isEmpty(ports.inventory())
                     ? "loaded " + loader.load(ports.inventory(), assembly.verbs())

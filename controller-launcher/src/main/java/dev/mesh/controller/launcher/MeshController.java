@@ -98,7 +98,8 @@ final class MeshController implements AutoCloseable {
                 executor.changed();
             };
             try {
-                store.lifecycle().activate();
+                // Published on the bus: mesh.events.handover, and a round for the new active controller.
+                store.lifecycle().activate(events);
             } catch (RuntimeException e) {
                 LOG.info("controller standby instance={} reason=\"{}\"", instance, e.getMessage());
             }

@@ -1,7 +1,9 @@
 package dev.mesh.controller.store;
 
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.HANDOVERS;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.LEADERSHIP;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.exists;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.function;
 import static org.jooq.impl.DSL.name;
@@ -10,9 +12,12 @@ import static org.jooq.impl.DSL.table;
 import static org.jooq.impl.DSL.val;
 
 import dev.mesh.controller.core.Tenure;
+import dev.mesh.controller.store.internal.schema.inventory.tables.records.LeadershipRecord;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record1;
@@ -104,13 +109,33 @@ final class LockSession implements AutoCloseable {
     }
 
     /**
-     * Asks the server, on this session, whether the session still holds the plan lock.
+     * Asks the server, on this session, whether the session still holds the plan lock for
+     * {@code epoch}, and when it does records it as seen now ({@code leadership.seen_at}): after a
+     * crash, the successor's gap starts there.
      *
      * @return whether it does
      * @throws org.jooq.exception.DataAccessException when the session has ended
      */
-    boolean holdsLock() {
-        return db.fetchExists(heldBy(pid));
+    boolean seen(long epoch) {
+        return db.update(LEADERSHIP)
+                .set(LEADERSHIP.SEEN_AT, currentOffsetDateTime())
+                .where(LEADERSHIP.EPOCH.eq(epoch), exists(heldBy(pid)))
+                .execute() == 1;
+    }
+
+    /**
+     * Records, while this session still holds the plan lock for {@code epoch}, that its holder
+     * releases it now ({@code leadership.released_at}): the next taking is then a planned one.
+     *
+     * @return whether it was recorded (the session holds the lock for that epoch)
+     * @throws org.jooq.exception.DataAccessException when the session has ended
+     */
+    boolean releasing(long epoch) {
+        return db.update(LEADERSHIP)
+                .set(LEADERSHIP.RELEASED_AT, currentOffsetDateTime())
+                .set(LEADERSHIP.SEEN_AT, currentOffsetDateTime())
+                .where(LEADERSHIP.EPOCH.eq(epoch), exists(heldBy(pid)))
+                .execute() == 1;
     }
 
     /** @return whether this session held the lock (and now does not) */
@@ -120,19 +145,57 @@ final class LockSession implements AutoCloseable {
     }
 
     /**
-     * Makes {@code holder} the holder: increments the fencing epoch, keeping who held it before.
+     * Makes {@code holder} the holder, in one transaction: increments the fencing epoch, keeping who
+     * held it before, and records the handover in {@code handovers} — {@code first} when no one held
+     * it, {@code planned} when the one before recorded its release, else {@code crash} (released at
+     * the last time it was seen holding the lock, at the latest when it took it).
      *
      * @return the tenure begun
      */
     Tenure advance(String holder) {
-        var row = db.update(LEADERSHIP)
-                .set(LEADERSHIP.PREVIOUS_HOLDER, LEADERSHIP.HOLDER)
-                .set(LEADERSHIP.HOLDER, holder)
-                .set(LEADERSHIP.EPOCH, LEADERSHIP.EPOCH.plus(1))
-                .set(LEADERSHIP.SINCE, currentOffsetDateTime())
-                .returning(LEADERSHIP.EPOCH, LEADERSHIP.PREVIOUS_HOLDER, LEADERSHIP.SINCE)
-                .fetchSingle();
-        return new Tenure(row.getEpoch(), row.getSince().toInstant(), holder, row.getPreviousHolder());
+        return db.transactionResult(config -> {
+            DSLContext tx = config.dsl();
+            LeadershipRecord before = tx.selectFrom(LEADERSHIP).forUpdate().fetchSingle();
+            var row = tx.update(LEADERSHIP)
+                    .set(LEADERSHIP.PREVIOUS_HOLDER, LEADERSHIP.HOLDER)
+                    .set(LEADERSHIP.HOLDER, holder)
+                    .set(LEADERSHIP.EPOCH, LEADERSHIP.EPOCH.plus(1))
+                    .set(LEADERSHIP.SINCE, currentOffsetDateTime())
+                    .set(LEADERSHIP.SEEN_AT, currentOffsetDateTime())
+                    .setNull(LEADERSHIP.RELEASED_AT)
+                    .returning(LEADERSHIP.EPOCH, LEADERSHIP.SINCE)
+                    .fetchSingle();
+            Tenure.Takeover takeover = takeover(before);
+            Tenure tenure = new Tenure(row.getEpoch(), row.getSince().toInstant(), holder, before.getHolder(),
+                    before.getEpoch(), takeover);
+            OffsetDateTime released = switch (takeover) {
+                case Tenure.First first -> null;
+                case Tenure.Planned planned -> before.getReleasedAt();
+                case Tenure.Crash crash -> crash.lastSeen().atOffset(ZoneOffset.UTC);
+            };
+            tx.insertInto(HANDOVERS)
+                    .set(HANDOVERS.EPOCH_NEW, tenure.epoch())
+                    .set(HANDOVERS.EPOCH_OLD, tenure.previousEpoch())
+                    .set(HANDOVERS.FROM_INSTANCE, tenure.previous())
+                    .set(HANDOVERS.TO_INSTANCE, holder)
+                    .set(HANDOVERS.RELEASED_AT, released)
+                    .set(HANDOVERS.TAKEN_AT, row.getSince())
+                    .set(HANDOVERS.GAP_MS, tenure.gap().map(Duration::toMillis).orElse(null))
+                    .set(HANDOVERS.HOW, takeover.label())
+                    .execute();
+            return tenure;
+        });
+    }
+
+    private static Tenure.Takeover takeover(LeadershipRecord before) {
+        if (before.getEpoch() == 0) {
+            return new Tenure.First();
+        }
+        if (before.getReleasedAt() != null) {
+            return new Tenure.Planned(before.getReleasedAt().toInstant());
+        }
+        OffsetDateTime seen = before.getSeenAt() != null ? before.getSeenAt() : before.getSince();
+        return new Tenure.Crash(seen.toInstant());
     }
 
     /** @return who holds or last held the lock, with the epoch and since when, for messages */

@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Core's {@link PlanLock} across controllers (DESIGN.md section 10): a PostgreSQL advisory lock
  * ({@code pg_advisory_lock}) held by a dedicated session on the {@code inventory} database for a
- * whole active period. Taking it increments the fencing epoch in the {@code leadership} table and
- * records the holder before; every plan write ({@link PlanRecords}, and the plan inputs a fenced
+ * whole active period. Taking it increments the fencing epoch in the {@code leadership} table,
+ * records the holder before and, in the same transaction, the handover ({@code handovers}: first,
+ * planned after a recorded release, or crash, with the gap; see {@link Tenure#takeover()}); every plan write ({@link PlanRecords}, and the plan inputs a fenced
  * {@link PgInventory} writes) checks, in its transaction, that the epoch is still the one this
  * holder took and that its session still holds the lock. {@link #holding} runs work only while
  * the lock is {@linkplain #acquire() acquired}: a controller that is not active plans nothing, and
@@ -167,8 +168,9 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     /**
      * {@inheritDoc}
      *
-     * <p>Waits for work in this process that holds the lock to end, then releases the advisory
-     * lock; the lock is lost when its session no longer held it.
+     * <p>Waits for work in this process that holds the lock to end, records the release time in
+     * {@code leadership.released_at} (so the next holder's takeover is planned), then releases the
+     * advisory lock; the lock is lost when its session no longer held it.
      */
     @Override
     public void release() {
@@ -194,7 +196,8 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
      * {@inheritDoc}
      *
      * <p>Asks the lock's own session whether it still holds the advisory lock, unless work holds
-     * the lock now (that work's plan writes check it themselves). A session that ended, or no longer
+     * the lock now (that work's plan writes check it themselves), and records in the same statement
+     * that it was seen holding it ({@code leadership.seen_at}). A session that ended, or no longer
      * holds the lock, makes the lock lost.
      */
     @Override
@@ -209,7 +212,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
             }
             boolean holds;
             try {
-                holds = session.holdsLock();
+                holds = session.seen(now.epoch());
             } catch (DataAccessException e) {
                 dropSession();
                 lose("the plan lock was lost: its database session (pid " + now.pid() + ") ended while epoch "
@@ -374,6 +377,9 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     private void giveBack(Held taken) {
         boolean released;
         try {
+            // Recorded while the lock is still held, so the successor, who can take it only after the
+            // unlock, finds it: a planned release, and the gap from here.
+            session.releasing(taken.epoch());
             released = session.unlock();
         } catch (DataAccessException e) {
             dropSession();

@@ -23,7 +23,8 @@ class EmbeddedStoreIT {
     void start_createsAndMigratesTheDatabases_andASecondStartGoesOnWhereTheFirstStopped() {
         try (EmbeddedStore store = EmbeddedStore.start(state)) {
             assertThat(store.migrations()).extracting(MigrationReport::text).containsExactly(
-                    "inventory: migrated from empty to version 3 (applied 1 inventory, 2 node facts, 3 deliveries)",
+                    "inventory: migrated from empty to version 4 (applied 1 inventory, 2 node facts, 3 deliveries, "
+                    + "4 handovers)",
                     "identity: migrated from empty to version 1 (applied 1 identity)",
                     "licences: migrated from empty to version 1 (applied 1 licences)");
             assertThat(store.endpoint(Database.INVENTORY).toString())
@@ -35,7 +36,7 @@ class EmbeddedStoreIT {
 
         try (EmbeddedStore again = EmbeddedStore.start(state)) {
             assertThat(again.migrations()).extracting(MigrationReport::text).containsExactly(
-                    "inventory: already up to date at version 3",
+                    "inventory: already up to date at version 4",
                     "identity: already up to date at version 1",
                     "licences: already up to date at version 1");
             assertThat(new PgInventory(again.endpoint(Database.INVENTORY).dataSource()).nodes())

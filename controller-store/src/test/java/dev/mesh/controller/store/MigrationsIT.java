@@ -51,12 +51,14 @@ class MigrationsIT {
         String latest = latest(database);
         List<MigrationReport.Applied> applied = database == Database.INVENTORY
                 ? List.of(new MigrationReport.Applied("1", "inventory"), new MigrationReport.Applied("2", "node facts"),
-                        new MigrationReport.Applied("3", "deliveries"))
+                        new MigrationReport.Applied("3", "deliveries"),
+                        new MigrationReport.Applied("4", "handovers"))
                 : List.of(new MigrationReport.Applied("1", database.label()));
         assertThat(first).isEqualTo(new MigrationReport(database, "", latest, applied));
         assertThat(first.changed()).isTrue();
         assertThat(first.text()).isEqualTo(database == Database.INVENTORY
-                ? "inventory: migrated from empty to version 3 (applied 1 inventory, 2 node facts, 3 deliveries)"
+                ? "inventory: migrated from empty to version 4 (applied 1 inventory, 2 node facts, 3 deliveries, "
+                        + "4 handovers)"
                 : database.label() + ": migrated from empty to version 1 (applied 1 " + database.label() + ")");
         assertThat(second).isEqualTo(new MigrationReport(database, latest, latest, List.of()));
         assertThat(second.changed()).isFalse();
@@ -77,15 +79,15 @@ class MigrationsIT {
                 .set(BUILD_REQUESTS.ARTIFACT, "server").execute();
         Migrations migrations = Migrations.of(Database.INVENTORY, endpoint.dataSource());
 
-        assertThat(migrations.status()).isEqualTo(new SchemaStatus(Database.INVENTORY, "2", "3", List.of("3"),
+        assertThat(migrations.status()).isEqualTo(new SchemaStatus(Database.INVENTORY, "2", "4", List.of("3", "4"),
                 List.of()));
         assertThatThrownBy(migrations::requireUpToDate)
                 .isInstanceOf(StoreException.class)
-                .hasMessage("the inventory database is at schema version 2 and this controller needs version 3 "
-                        + "(missing: 3); run `mesh-controller prepare` to migrate it");
+                .hasMessage("the inventory database is at schema version 2 and this controller needs version 4 "
+                        + "(missing: 3, 4); run `mesh-controller prepare` to migrate it");
 
         assertThat(migrations.migrate().text())
-                .isEqualTo("inventory: migrated from version 2 to version 3 (applied 3 deliveries)");
+                .isEqualTo("inventory: migrated from version 2 to version 4 (applied 3 deliveries, 4 handovers)");
         migrations.requireUpToDate();
         PgInventory inventory = new PgInventory(endpoint.dataSource());
         assertThat(inventory.unsentBuilds()).containsExactly("build:store@1/server");
@@ -95,7 +97,7 @@ class MigrationsIT {
 
     /** @return the versions of the migrations this controller carries for the database */
     private static List<String> versions(Database database) {
-        return database == Database.INVENTORY ? List.of("1", "2", "3") : List.of("1");
+        return database == Database.INVENTORY ? List.of("1", "2", "3", "4") : List.of("1");
     }
 
     private static String latest(Database database) {

@@ -28,6 +28,11 @@ class PgPlanLockContractIT extends PlanLockContract {
         return lock("ctl-b", Duration.ofMillis(200));
     }
 
+    @Override
+    protected void crash(PlanLock lock) {
+        databases.terminate(((PgPlanLock) lock).sessionPid().orElseThrow());
+    }
+
     private PgPlanLock lock(String holder, Duration wait) {
         PgPlanLock lock = PgPlanLock.of(inventory, inventory.dataSource(), holder, wait);
         locks.add(lock);

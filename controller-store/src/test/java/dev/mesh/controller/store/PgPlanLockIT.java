@@ -1,5 +1,6 @@
 package dev.mesh.controller.store;
 
+import static dev.mesh.controller.store.internal.schema.inventory.Tables.HANDOVERS;
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.LEADERSHIP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -83,6 +84,72 @@ class PgPlanLockIT {
         var row = DSL.using(source, SQLDialect.POSTGRES).selectFrom(LEADERSHIP).fetchSingle();
         assertThat(row.getHolder()).isEqualTo("ctl-b");
         assertThat(row.getPreviousHolder()).isEqualTo("ctl-a");
+    }
+
+    @Test
+    void everyTaking_isARowOfHandovers_inTheTransactionOfItsEpoch_firstThenPlannedThenCrash() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        PgPlanLock b = lock("ctl-b", Duration.ofSeconds(10));
+
+        Tenure first = a.acquire();
+        a.release();
+        Tenure planned = b.acquire();
+        b.check();
+        assertThat(databases.terminate(b.sessionPid().orElseThrow())).isTrue();
+        Tenure crash = a.acquire();
+
+        var rows = DSL.using(source, SQLDialect.POSTGRES).selectFrom(HANDOVERS).orderBy(HANDOVERS.EPOCH_NEW).fetch();
+        assertThat(rows).hasSize(3);
+        var one = rows.get(0);
+        assertThat(List.of(one.getEpochNew(), one.getEpochOld())).containsExactly(1L, 0L);
+        assertThat(List.of(one.getFromInstance(), one.getToInstance(), one.getHow())).containsExactly("", "ctl-a",
+                "first");
+        assertThat(one.getReleasedAt()).isNull();
+        assertThat(one.getGapMs()).isNull();
+        assertThat(one.getTakenAt().toInstant()).isEqualTo(first.since());
+
+        var two = rows.get(1);
+        assertThat(List.of(two.getEpochNew(), two.getEpochOld())).containsExactly(2L, 1L);
+        assertThat(List.of(two.getFromInstance(), two.getToInstance(), two.getHow())).containsExactly("ctl-a", "ctl-b",
+                "planned");
+        assertThat(two.getReleasedAt().toInstant()).isAfterOrEqualTo(first.since()).isBeforeOrEqualTo(planned.since());
+        assertThat(two.getGapMs()).isNotNegative()
+                .isEqualTo(Duration.between(two.getReleasedAt(), two.getTakenAt()).toMillis())
+                .isEqualTo(planned.gap().orElseThrow().toMillis());
+        assertThat(planned.takeover()).isEqualTo(new Tenure.Planned(two.getReleasedAt().toInstant()));
+
+        var three = rows.get(2);
+        assertThat(List.of(three.getEpochNew(), three.getEpochOld())).containsExactly(3L, 2L);
+        assertThat(List.of(three.getFromInstance(), three.getToInstance(), three.getHow())).containsExactly("ctl-b",
+                "ctl-a", "crash");
+        assertThat(three.getReleasedAt().toInstant()).as("ctl-b last seen: its check")
+                .isAfter(planned.since()).isBeforeOrEqualTo(crash.since());
+        assertThat(three.getGapMs()).isNotNegative().isEqualTo(crash.gap().orElseThrow().toMillis());
+        assertThat(crash.takeover()).isEqualTo(new Tenure.Crash(three.getReleasedAt().toInstant()));
+        assertThat(crash.previous()).isEqualTo("ctl-b");
+
+        var leadership = DSL.using(source, SQLDialect.POSTGRES).selectFrom(LEADERSHIP).fetchSingle();
+        assertThat(leadership.getReleasedAt()).as("held: not released").isNull();
+        assertThat(leadership.getSeenAt().toInstant()).isEqualTo(crash.since());
+        a.release();
+        assertThat(DSL.using(source, SQLDialect.POSTGRES).selectFrom(LEADERSHIP).fetchSingle().getReleasedAt())
+                .isNotNull();
+    }
+
+    @Test
+    void release_afterTheSessionEnded_isNoPlannedRelease_theNextTakingIsACrash() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        PgPlanLock b = lock("ctl-b", Duration.ofSeconds(10));
+        Tenure first = a.acquire();
+        assertThat(databases.terminate(a.sessionPid().orElseThrow())).isTrue();
+        a.release();
+
+        Tenure next = b.acquire();
+
+        assertThat(next.takeover()).isEqualTo(new Tenure.Crash(first.since()));
+        assertThat(next.previous()).isEqualTo("ctl-a");
+        assertThat(DSL.using(source, SQLDialect.POSTGRES).select(HANDOVERS.HOW).from(HANDOVERS)
+                .where(HANDOVERS.EPOCH_NEW.eq(next.epoch())).fetchSingle().value1()).isEqualTo("crash");
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.mesh.controller.core.PlanLock;
 import dev.mesh.controller.core.Tenure;
 import dev.mesh.controller.core.VerbException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -11,7 +12,9 @@ import java.util.function.Supplier;
 /**
  * A {@link PlanLock} for one process, failing as the store's does: work runs only while the lock is
  * acquired, each {@link #acquire()} after a release or a {@link #lose loss} takes a new epoch, and
- * the previous holder is the one that held it before. Several instances can share one
+ * the previous holder is the one that held it before: a {@linkplain Tenure.Planned planned} takeover
+ * after a release, a {@linkplain Tenure.Crash crash} after a loss (last seen when it took the lock or
+ * at its last {@link #check()}). Several instances can share one
  * {@link Leadership}, as controllers share one store: then only one holds it at a time, and a
  * second {@code acquire} is refused (as the store's lock refuses after its wait).
  *
@@ -24,6 +27,10 @@ public final class LocalPlanLock implements PlanLock {
         private long epoch;
         private String holder = "";
         private boolean held;
+        /** When the holder released it; {@code null} while held, or when it was lost. */
+        private Instant released;
+        /** The last time the holder was seen holding it: when it took it, at every {@link #check()}. */
+        private Instant seen;
     }
 
     private final Leadership leadership;
@@ -66,10 +73,16 @@ public final class LocalPlanLock implements PlanLock {
                             + "controller (holder " + leadership.holder + ", epoch " + leadership.epoch + "); retry later",
                             "");
                 }
+                Instant now = clock.instant();
+                Tenure.Takeover takeover = leadership.epoch == 0 ? new Tenure.First()
+                        : leadership.released != null ? new Tenure.Planned(leadership.released)
+                        : new Tenure.Crash(leadership.seen);
+                tenure = new Tenure(leadership.epoch + 1, now, holder, leadership.holder, leadership.epoch, takeover);
                 leadership.held = true;
                 leadership.epoch++;
-                tenure = new Tenure(leadership.epoch, clock.instant(), holder, leadership.holder);
                 leadership.holder = holder;
+                leadership.released = null;
+                leadership.seen = now;
             }
             return tenure;
         } finally {
@@ -82,6 +95,11 @@ public final class LocalPlanLock implements PlanLock {
         turn.lock();
         try {
             if (tenure != null) {
+                synchronized (leadership) {
+                    if (leadership.held && leadership.epoch == tenure.epoch()) {
+                        leadership.released = clock.instant();
+                    }
+                }
                 free();
             }
         } finally {
@@ -111,10 +129,18 @@ public final class LocalPlanLock implements PlanLock {
         return Optional.ofNullable(tenure);
     }
 
-    /** Nothing to ask in one process: the lock is lost only by {@link #lose()}. */
+    /**
+     * Nothing to ask in one process: the lock is lost only by {@link #lose()}. Records that the holder
+     * was seen holding it now, as the store's lock does, for the gap a successor after a crash tells.
+     */
     @Override
     public void check() {
-        // A lock in memory has no session that could end.
+        synchronized (leadership) {
+            Tenure now = tenure;
+            if (now != null && leadership.held && leadership.epoch == now.epoch()) {
+                leadership.seen = clock.instant();
+            }
+        }
     }
 
     /** Loses the lock, as a store's lock is lost when its session ends: the next work is refused. */

@@ -2,6 +2,8 @@ package dev.mesh.controller.core.memory;
 
 import dev.mesh.controller.core.Events;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,9 +12,9 @@ public final class MemoryEvents implements Events {
 
     /** One published event. */
     public record Event(String kind, Map<String, Object> payload) {
-        /** Copies the payload. */
+        /** Copies the payload, keeping its order and its {@code null} values (a {@code gapMs} unknown). */
         public Event {
-            payload = Map.copyOf(payload);
+            payload = Collections.unmodifiableMap(new LinkedHashMap<>(payload));
         }
     }
 
