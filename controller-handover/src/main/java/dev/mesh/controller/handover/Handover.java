@@ -1,6 +1,7 @@
 package dev.mesh.controller.handover;
 
 import dev.mesh.controller.core.Consumers;
+import dev.mesh.controller.core.Events;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.VerbException;
@@ -37,19 +38,22 @@ public final class Handover {
     private final Lifecycle lifecycle;
     private final Consumers consumers;
     private final Duration settle;
+    private final Events events;
     private final ReentrantLock transitions = new ReentrantLock();
     /** Whether this handover made the life cycle active and has not let go since. */
     private boolean active;
     private boolean stopped;
 
-    private Handover(Lifecycle lifecycle, Consumers consumers, Duration settle) {
+    private Handover(Lifecycle lifecycle, Consumers consumers, Duration settle, Events events) {
         this.lifecycle = lifecycle;
         this.consumers = consumers;
         this.settle = settle;
+        this.events = events;
     }
 
     /**
-     * Starts the consumers, as a standby: the first feed makes this controller active.
+     * Starts the consumers, as a standby, as {@link #start(Lifecycle, Consumers, Duration, Events)} does,
+     * publishing the {@code handover} event nowhere.
      *
      * @param lifecycle this controller's life cycle, a standby
      * @param consumers this controller's consumers, not started
@@ -59,6 +63,24 @@ public final class Handover {
      * @throws IllegalStateException when the life cycle is not a standby, or the consumers are started
      */
     public static Handover start(Lifecycle lifecycle, Consumers consumers, Duration settle) {
+        return start(lifecycle, consumers, settle, (kind, payload) -> { });
+    }
+
+    /**
+     * Starts the consumers, as a standby: the first feed makes this controller active, through
+     * {@link Lifecycle#activate(Events)}, so that every taking of the lock publishes the {@code handover}
+     * event (DESIGN.md section 8) on {@code events}.
+     *
+     * @param lifecycle this controller's life cycle, a standby
+     * @param consumers this controller's consumers, not started
+     * @param settle how long a release waits for what this controller holds to be acknowledged
+     * @param events where each activation's {@code handover} event goes
+     * @return the running handover
+     * @throws IllegalArgumentException when {@code settle} is negative
+     * @throws IllegalStateException when the life cycle is not a standby, or the consumers are started
+     */
+    public static Handover start(Lifecycle lifecycle, Consumers consumers, Duration settle, Events events) {
+        Objects.requireNonNull(events, "events");
         Objects.requireNonNull(lifecycle, "lifecycle");
         Objects.requireNonNull(consumers, "consumers");
         Objects.requireNonNull(settle, "settle");
@@ -71,7 +93,7 @@ public final class Handover {
             throw new IllegalStateException("the handover starts a standby; " + status.instance() + " is "
                     + status.role().label());
         }
-        Handover handover = new Handover(lifecycle, consumers, settle);
+        Handover handover = new Handover(lifecycle, consumers, settle, events);
         consumers.start(handover.new Signals());
         return handover;
     }
@@ -131,7 +153,7 @@ public final class Handover {
                 return;
             }
             try {
-                lifecycle.activate();
+                lifecycle.activate(events);
                 active = true;
             } catch (VerbException e) {
                 if (e.code() != VerbException.Code.UNAVAILABLE) {

@@ -9,6 +9,7 @@ import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import dev.mesh.controller.core.memory.MemoryConsumers;
+import dev.mesh.controller.core.memory.MemoryEvents;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,6 +69,25 @@ class HandoverTest {
         assertThat(second.status().role()).isEqualTo(Role.ACTIVE);
         assertThat(second.status().epoch()).isEqualTo(2);
         assertThat(second.status().previous()).isEqualTo("ctl-a:1");
+    }
+
+    @Test
+    void eachTakingOfTheLock_publishesTheHandoverEvent_onceAndNotAgainWhileActive() {
+        MemoryEvents events = new MemoryEvents();
+        Handover first = Handover.start(lifecycleA, consumersA, SETTLE, events);
+        Handover second = Handover.start(lifecycleB, consumersB, SETTLE, events);
+
+        consumersA.feed();
+        consumersA.feed();
+        first.stop();
+        consumersB.feed();
+
+        assertThat(events.events()).extracting(MemoryEvents.Event::kind)
+                .containsExactly(Lifecycle.HANDOVER, Lifecycle.HANDOVER);
+        assertThat(events.events().get(0).payload()).containsEntry("to", "ctl-a:1").containsEntry("epochNew", 1L);
+        assertThat(events.events().get(1).payload()).containsEntry("from", "ctl-a:1").containsEntry("to", "ctl-b:2")
+                .containsEntry("epochOld", 1L).containsEntry("epochNew", 2L).containsEntry("how", "planned");
+        assertThat(second.status().role()).isEqualTo(Role.ACTIVE);
     }
 
     @Test
