@@ -12,6 +12,7 @@ import dev.mesh.controller.mcp.Envelope;
 import dev.mesh.controller.mcp.McpDispatcher;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -144,7 +145,11 @@ public final class BrokerVerbs implements AutoCloseable {
 
     private void serve(Channel channel, com.rabbitmq.client.Envelope delivery, AMQP.BasicProperties properties,
             byte[] body) {
-        feed.arrived();
+        // What arrives after stopConsuming was sent before the cancel: it does not tell that the broker feeds us.
+        boolean counted = consuming;
+        if (counted) {
+            feed.arrived();
+        }
         try {
             if (Ticks.is(properties)) {
                 // Any controller's tick, an old one's too: it only told this consumer that the broker feeds it.
@@ -153,7 +158,9 @@ public final class BrokerVerbs implements AutoCloseable {
             }
             handle(channel, delivery, properties, body);
         } finally {
-            feed.handled();
+            if (counted) {
+                feed.handled();
+            }
         }
     }
 
@@ -280,6 +287,28 @@ public final class BrokerVerbs implements AutoCloseable {
         consuming = false;
         subscription.pause();
         feed.stopped("stopped consuming");
+    }
+
+    /**
+     * Consumes again after {@link #stopConsuming()} ({@code basic.consume}; DESIGN.md section 10, a standby
+     * rejoining): with a single active consumer, the broker feeds this controller only after the consumers that
+     * registered before. {@link Feeding#fed()} is told again at the first delivery. Does nothing while consuming.
+     */
+    public void resumeConsuming() {
+        consuming = true;
+        subscription.resume();
+    }
+
+    /**
+     * Waits until this transport holds no request unacknowledged: none being handled, and none that the broker
+     * sent before the last {@link #stopConsuming()} left to hand. Meaningful after {@link #stopConsuming()}: while
+     * consuming, more may come at any time.
+     *
+     * @param wait how long to wait at most
+     * @return whether it holds nothing now
+     */
+    public boolean settled(Duration wait) {
+        return subscription.idle(wait);
     }
 
     /** @return the channel consuming now, for a test to inject a fault into */

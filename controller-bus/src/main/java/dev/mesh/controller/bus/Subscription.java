@@ -6,6 +6,7 @@ import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +55,12 @@ final class Subscription implements AutoCloseable {
     private boolean paused;
     private boolean reopening;
     private boolean closed;
+    /** Guards {@link #handling} and {@link #cancelling}; never held while calling the broker. */
+    private final Object held = new Object();
+    /** How many deliveries the handler is handling now. */
+    private int handling;
+    /** The consumer last cancelled whose {@code cancel-ok} was not dispatched yet, or {@code null}. */
+    private Consumer cancelling;
 
     private Subscription(Broker broker, String queue, int prefetch, Handler handler) {
         this.broker = broker;
@@ -122,10 +129,58 @@ final class Subscription implements AutoCloseable {
         Consumer cancelled = consumer;
         consumer = null;
         if (cancelled != null && channel.isOpen()) {
+            synchronized (held) {
+                cancelling = cancelled;
+            }
             try {
                 channel.basicCancel(cancelled.getConsumerTag());
             } catch (IOException | ShutdownSignalException e) {
                 LOG.debug("broker consumer not cancelled queue={} reason=\"{}\"", queue, Broker.reason(e));
+                cancelled(cancelled);
+            }
+        }
+    }
+
+    /**
+     * Waits until nothing delivered to this subscription is held: no delivery being handled, and the deliveries
+     * the broker sent before the last {@link #pause()}'s cancel all handed to the handler (the client dispatches
+     * a channel's deliveries, then its {@code cancel-ok}, in order). The handler is expected to settle what it is
+     * handed before it returns, so what it was handed is acknowledged or given back by then.
+     *
+     * @param wait how long to wait at most
+     * @return whether nothing is held now
+     */
+    boolean idle(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        synchronized (held) {
+            while (handling > 0 || cancelling != null) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(held, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** @return how many deliveries the handler is handling now */
+    int handling() {
+        synchronized (held) {
+            return handling;
+        }
+    }
+
+    private void cancelled(Consumer which) {
+        synchronized (held) {
+            if (cancelling == which) {
+                cancelling = null;
+                held.notifyAll();
             }
         }
     }
@@ -212,16 +267,34 @@ final class Subscription implements AutoCloseable {
         @Override
         public void handleDelivery(String consumerTag, Envelope delivery, AMQP.BasicProperties properties,
                 byte[] body) {
-            handler.handle(getChannel(), delivery, properties, body);
+            synchronized (held) {
+                handling++;
+            }
+            try {
+                handler.handle(getChannel(), delivery, properties, body);
+            } finally {
+                synchronized (held) {
+                    handling--;
+                    held.notifyAll();
+                }
+            }
+        }
+
+        @Override
+        public void handleCancelOk(String consumerTag) {
+            cancelled(this);
         }
 
         @Override
         public void handleCancel(String consumerTag) {
+            cancelled(this);
             lost(this, "the broker cancelled the consumer (was the queue deleted?)");
         }
 
         @Override
         public void handleShutdownSignal(String consumerTag, ShutdownSignalException signal) {
+            // The channel is gone: whatever it held goes back to the queue.
+            cancelled(this);
             // A connection's failure (hard) is the automatic recovery's to mend; one of our own closes is nothing.
             if (!signal.isHardError() && !signal.isInitiatedByApplication()) {
                 lost(this, "the broker closed the channel: " + Broker.reason(signal));

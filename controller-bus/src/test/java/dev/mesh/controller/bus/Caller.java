@@ -71,6 +71,11 @@ final class Caller implements AutoCloseable {
         return reply;
     }
 
+    /** @return the next reply within {@code ms}, or {@code null} when none came */
+    Delivery poll(long ms) throws InterruptedException {
+        return replies.poll(ms, TimeUnit.MILLISECONDS);
+    }
+
     /** @return the channel, to publish what a well-behaved caller would not */
     Channel channel() {
         return channel;
