@@ -2,9 +2,9 @@ package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.bus.Broker;
 import dev.mesh.controller.bus.BrokerBuilders;
+import dev.mesh.controller.bus.BrokerConsumers;
 import dev.mesh.controller.bus.BrokerDeliveries;
 import dev.mesh.controller.bus.BrokerSettings;
-import dev.mesh.controller.bus.BrokerVerbs;
 import dev.mesh.controller.bus.FactsIn;
 import dev.mesh.controller.bus.NatsEvents;
 import dev.mesh.controller.bus.NatsSettings;
@@ -13,10 +13,12 @@ import dev.mesh.controller.bus.Topology;
 import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.core.Events;
 import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.core.execute.Execution;
 import dev.mesh.controller.core.execute.Executor;
 import dev.mesh.controller.core.verbs.Verbs;
+import dev.mesh.controller.handover.Handover;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.McpHttpServer;
 import dev.mesh.controller.store.ConnectionPool;
@@ -36,26 +38,33 @@ import org.slf4j.LoggerFactory;
  * plan while this controller holds the plan lock; optionally the verbs over loopback HTTP too. What
  * {@code serve} without {@code --dev} runs.
  *
- * <p>Until the broker leads (issue 13), this controller is active while it holds the plan lock: the
- * first to start takes it, a second stays standby — answering nothing that needs the lock and planning
- * nothing — and takes over within a second of the first letting go.
+ * <p>The life cycle is DESIGN.md section 10's, run by {@link Handover} on the broker's single-active
+ * consumer of the verbs' queue ({@link BrokerConsumers}): every controller starts a standby; the one the
+ * broker feeds takes the plan lock and becomes active; the others answer reads, refuse what needs the
+ * lock and plan nothing. {@link #close()} (SIGTERM) is the planned release: the next controller is fed
+ * and takes over as soon as this one has let go of the lock.
  */
 final class MeshController implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MeshController.class);
-    /** How often a standby tries the lock. */
-    static final Duration TICK = Duration.ofSeconds(1);
+    /** How long a planned release waits for the verbs this controller holds to be acknowledged. */
+    static final Duration SETTLE = Duration.ofSeconds(5);
+    /** How long {@link #start} waits for the broker to make this controller active before it is ready. */
+    static final Duration READY_WAIT = Duration.ofMillis(1_500);
     /** How soon the executor takes up what facts may have settled (see {@link Executor}). */
     static final Duration EXECUTOR_TICK = Duration.ofMillis(500);
 
     private final String instance;
     private final Lifecycle lifecycle;
+    private final Handover handover;
     private final Optional<McpHttpServer> http;
     private final Closer opened;
 
-    private MeshController(String instance, Lifecycle lifecycle, Optional<McpHttpServer> http, Closer opened) {
+    private MeshController(String instance, Lifecycle lifecycle, Handover handover, Optional<McpHttpServer> http,
+            Closer opened) {
         this.instance = instance;
         this.lifecycle = lifecycle;
+        this.handover = handover;
         this.http = http;
         this.opened = opened;
     }
@@ -94,36 +103,49 @@ final class MeshController implements AutoCloseable {
             Executor executor = Executor.start(execution, store.lifecycle(), EXECUTOR_TICK, new LoggedRounds());
             opened.onClose(executor::close);
             Events events = (kind, payload) -> {
+                if (Lifecycle.HANDOVER.equals(kind)) {
+                    LOG.info("handover activated instance={} epoch={} previous={} how={} gapMs={}", instance,
+                            payload.get("epochNew"), payload.get("from"), payload.get("how"), payload.get("gapMs"));
+                }
                 natsEvents.publish(kind, payload);
                 executor.changed();
             };
-            try {
-                // Published on the bus: mesh.events.handover, and a round for the new active controller.
-                store.lifecycle().activate(events);
-            } catch (RuntimeException e) {
-                LOG.info("controller standby instance={} reason=\"{}\"", instance, e.getMessage());
-            }
             // Reports and facts in before the verbs: status's bus counts them (BusWire), and neither needs a verb.
             ReportsIn reports = opened.open(ReportsIn.start(broker, identity, executor::record, clock));
             FactsIn facts = opened.open(FactsIn.start(nats, store.inventory(), clock));
             Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(store.inventory(), store.licences(),
                     store.lifecycle(), events, store.requests(), Layout.DEFAULT, clock,
                     new BusWire(broker, facts, reports, natsEvents)), identity, JarVersion.version()));
-            assembly.keepActive(TICK);
             assembly.renewStatus(Assembly.STATUS_EVERY);
-            executor.changed();
 
-            opened.open(BrokerVerbs.start(broker, assembly.verbs(), identity, JarVersion.version(),
-                    store.lifecycle()));
+            // A standby until the broker feeds it; each activation publishes mesh.events.handover and starts a round.
+            BrokerConsumers consumers = opened.open(BrokerConsumers.of(broker, assembly.verbs(), identity,
+                    JarVersion.version(), store.lifecycle()));
+            Handover handover = Handover.start(store.lifecycle(), consumers, SETTLE, events);
+            opened.onClose(handover::stop);
             Optional<McpHttpServer> server = http.map(assembly::serveHttp);
+            awaitActive(store.lifecycle(), READY_WAIT);
             Lifecycle.Status status = store.lifecycle().status();
             LOG.info("controller started mode=mesh instance={} role={} epoch={} broker={} nats={}{}", instance,
                     status.role().label(), status.epoch(), broker.settings().where(), nats.url(),
                     server.map(s -> " url=" + s.endpoint()).orElse(""));
-            return new MeshController(instance, store.lifecycle(), server, opened);
+            return new MeshController(instance, store.lifecycle(), handover, server, opened);
         } catch (RuntimeException e) {
             opened.closeAll().forEach(e::addSuppressed);
             throw e;
+        }
+    }
+
+    /** Waits at most {@code wait} for the broker to make this controller active: a standby stays one. */
+    private static void awaitActive(Lifecycle lifecycle, Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (lifecycle.status().role() != Role.ACTIVE && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
@@ -151,10 +173,18 @@ final class MeshController implements AutoCloseable {
                 + http.map(s -> ", verbs also on " + s.endpoint()).orElse("");
     }
 
-    /** Stops taking work, lets go of the lock and closes every connection, the last opened first. */
+    /**
+     * The planned release (SIGTERM), DESIGN.md section 10: the handover stops plan work, hands the verbs'
+     * queue over to the next controller, waits at most {@link #SETTLE} for what this one holds, releases
+     * the lock; then every connection is closed, the last opened first.
+     */
     @Override
     public void close() {
-        lifecycle.releasing();
+        Lifecycle.Status before = lifecycle.status();
+        long started = System.nanoTime();
+        boolean settled = handover.stop();
+        LOG.info("handover released instance={} role={} epoch={} settled={} tookMs={}", instance,
+                before.role().label(), before.epoch(), settled, (System.nanoTime() - started) / 1_000_000);
         Closer.throwIfAny(opened.closeAll());
         LOG.info("controller stopped mode=mesh instance={}", instance);
     }

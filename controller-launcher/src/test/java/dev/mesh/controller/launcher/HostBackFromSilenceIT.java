@@ -100,10 +100,10 @@ class HostBackFromSilenceIT {
         MeshEnvironment.rabbitmqctl("purge_queue", "-p", mesh.vhost(), "mesh-host." + node);
         await("the node silent, after " + Facts.SILENCE.toSeconds() + " s without facts",
                 () -> call("node", Map.of("name", node)).path("structuredContent").path("silent").asBoolean());
-        // The executor sends again to a node it saw silent at the end of a round; rounds run every TICK, so
+        // The executor sends again to a node it saw silent at the end of a round; rounds run every EXECUTOR_TICK, so
         // a host back within a few milliseconds of turning silent may not have been seen silent by any.
         // Stay silent for a few rounds, as a host down for a while does.
-        Thread.sleep(MeshController.TICK.multipliedBy(3).toMillis());
+        Thread.sleep(MeshController.EXECUTOR_TICK.multipliedBy(6).toMillis());
         assertThat(host.received()).as("nothing received while stopped").containsExactly(first);
 
         host.start();
