@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * Core's {@link Consumers} port on the broker (DESIGN.md section 10): this controller's single-active consumer
  * of {@link Topology#VERBS}, {@link BrokerVerbs}, with its ticks. {@link #start} starts the transport and tells
- * the listener what its {@link Feeding} is told; {@link #handOver()} is {@link BrokerVerbs#stopConsuming()}
+ * the listener what its {@link Feeding} is told ({@link Feeding#stillFed()}, every tick period while fed, as
+ * {@link Listener#fed()} again); {@link #handOver()} is {@link BrokerVerbs#stopConsuming()}
  * ({@code basic.cancel}), {@link #rejoin()} {@link BrokerVerbs#resumeConsuming()} ({@code basic.consume} again,
  * behind the other controllers' consumers), {@link #settled} {@link BrokerVerbs#settled}.
  *
@@ -72,6 +73,11 @@ public final class BrokerConsumers implements Consumers, AutoCloseable {
             @Override
             public void fed() {
                 listener.fed();
+            }
+
+            @Override
+            public void stillFed() {
+                listener.fed(); // the port's fed() is told again and again: a refused activation is tried again
             }
 
             @Override

@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Whether the broker feeds this consumer, from what it delivers: fed at the first delivery, starved when
  * nothing was delivered for {@value #STARVED_AFTER_MS} ms while no delivery was being handled (a verb that
- * takes long keeps it fed). Tells a {@link Feeding} on a thread of its own, in order.
+ * takes long keeps it fed); {@link Feeding#stillFed()} at every {@link #check()} in between. Tells a {@link
+ * Feeding} on a thread of its own, in order.
  *
  * <p>Thread-safe.
  */
@@ -61,7 +62,19 @@ final class FeedWatch implements AutoCloseable {
         long now = millis.getAsLong();
         if (fed && handling == 0 && now - lastSeen > STARVED_AFTER_MS) {
             starve("nothing delivered for " + (now - lastSeen) + " ms");
+        } else if (fed && !closed) {
+            stillFed();
         }
+    }
+
+    private void stillFed() {
+        notifier.execute(() -> {
+            try {
+                listener.stillFed();
+            } catch (RuntimeException e) {
+                LOG.warn("feeding listener failed on stillFed: {}", e.toString());
+            }
+        });
     }
 
     /** This consumer stopped consuming on purpose. */

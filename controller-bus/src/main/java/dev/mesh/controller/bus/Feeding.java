@@ -7,7 +7,8 @@ package dev.mesh.controller.bus;
  * verbs' queue every {@value Ticks#PERIOD_MS} ms, and only the active consumer receives ticks and verbs.
  *
  * <p>Called on a thread of the transport's own (never the consumer's), one call at a time, strictly
- * alternating: {@link #fed()} first, then {@link #starved()}, then {@link #fed()} again, and so on. A listener
+ * alternating: {@link #fed()} first, then {@link #starved()}, then {@link #fed()} again, and so on ({@link
+ * #stillFed()} only in between, after {@link #fed()}). A listener
  * may block (take the plan lock, say): the verbs keep being served meanwhile, and what happens in between is
  * told after it returns, in order.
  */
@@ -29,6 +30,14 @@ public interface Feeding {
      * believed fed. Within {@value Ticks#PERIOD_MS} ms of the broker promoting it, plus a delivery's way.
      */
     void fed();
+
+    /**
+     * Still fed: told every {@value Ticks#PERIOD_MS} ms between {@link #fed()} and {@link #starved()}, in order
+     * with them, so that a listener whose {@link #fed()} could not act (the plan lock still held by the
+     * previous active controller) tries again. Does nothing unless overridden.
+     */
+    default void stillFed() {
+    }
 
     /**
      * No longer: nothing arrived for {@value FeedWatch#STARVED_AFTER_MS} ms while no delivery was being

@@ -143,6 +143,27 @@ class BrokerConsumersIT {
         assertThat(Topology.deadLetters(admin)).isZero();
     }
 
+    @Test
+    void fedWhileThePreviousActiveStillHoldsTheLock_staysStandby_andIsActiveWithinASecondOfItsRelease()
+            throws Exception {
+        // The previous active, not on the broker: it holds the lock while this controller is fed.
+        Lifecycle previous = Lifecycle.standby(LocalPlanLock.sharing(leadership, "it-old:0", Clock.systemUTC()),
+                "it-old:0", Clock.systemUTC());
+        previous.activate();
+        Controller next = controller("it-next:3");
+        waitFor(2_000, () -> next.consumers.verbs().orElseThrow().fed());
+        Thread.sleep(500);
+        assertThat(next.role()).as("fed, but the lock is held").isEqualTo(Role.STANDBY);
+
+        long released = System.nanoTime();
+        previous.releasing();
+        previous.release();
+        waitFor(1_000, () -> next.role() == Role.ACTIVE);
+        System.out.printf("BrokerConsumersIT: %s active %.0f ms after the previous one released the lock, fed "
+                + "all along%n", next.instance, (System.nanoTime() - released) / 1e6);
+        assertThat(next.lifecycle.status().previous()).isEqualTo("it-old:0");
+    }
+
     /** Pushes the module through verbs of their own on the same inventory, active on a lock of their own. */
     private void pushMeshStore() {
         Lifecycle own = Lifecycle.standby(LocalPlanLock.create(), "it-pusher:9", Clock.systemUTC());

@@ -47,6 +47,39 @@ class FeedWatchTest {
     }
 
     @Test
+    void stillFed_toldAtEveryCheckWhileFed_inOrderWithFedAndStarved() throws Exception {
+        List<String> all = new CopyOnWriteArrayList<>();
+        FeedWatch still = new FeedWatch(new Feeding() {
+            @Override
+            public void fed() {
+                all.add("fed");
+            }
+
+            @Override
+            public void stillFed() {
+                all.add("still");
+            }
+
+            @Override
+            public void starved() {
+                all.add("starved");
+            }
+        }, now::get, "q");
+        still.check();
+        still.arrived();
+        still.handled();
+        still.check();
+        still.check();
+        now.addAndGet(FeedWatch.STARVED_AFTER_MS + 1);
+        still.check();
+        still.check();
+        still.close();
+        Thread.sleep(50);
+
+        assertThat(all).containsExactly("fed", "still", "still", "starved");
+    }
+
+    @Test
     void aDeliveryBeingHandled_keepsItFed_howeverLongItTakes() throws Exception {
         watch.arrived();
         now.addAndGet(10 * FeedWatch.STARVED_AFTER_MS);
