@@ -253,18 +253,8 @@ public final class BrokerVerbs implements AutoCloseable {
         };
     }
 
-    /** Acknowledges or rejects; a channel lost meanwhile means the broker delivers the request again. */
     private static void settle(Channel channel, long tag, boolean ack, boolean requeue) {
-        try {
-            if (ack) {
-                channel.basicAck(tag, false);
-            } else {
-                channel.basicReject(tag, requeue);
-            }
-        } catch (IOException | ShutdownSignalException e) {
-            LOG.warn("broker verb not settled reason={} ack={} requeue={}; the broker delivers it again",
-                    Broker.reason(e), ack, requeue);
-        }
+        Subscription.settle(channel, tag, ack, requeue, "broker verb");
     }
 
     /** @return how many requests were dead-lettered at once for a body that is not UTF-8 JSON */

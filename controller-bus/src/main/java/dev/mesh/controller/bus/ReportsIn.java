@@ -337,18 +337,8 @@ public final class ReportsIn implements AutoCloseable {
         return headers != null && headers.get("x-delivery-count") instanceof Number count ? count.longValue() : 0;
     }
 
-    /** Acknowledges or rejects; a channel lost meanwhile means the broker delivers the report again. */
     private static void settle(Channel channel, long tag, boolean ack, boolean requeue) {
-        try {
-            if (ack) {
-                channel.basicAck(tag, false);
-            } else {
-                channel.basicReject(tag, requeue);
-            }
-        } catch (IOException | ShutdownSignalException e) {
-            LOG.warn("report not settled reason={} ack={} requeue={}; the broker delivers it again",
-                    Broker.reason(e), ack, requeue);
-        }
+        Subscription.settle(channel, tag, ack, requeue, "report");
     }
 
     /** @return what the consumer did so far */

@@ -301,4 +301,23 @@ final class Subscription implements AutoCloseable {
             }
         }
     }
+
+    /**
+     * Acknowledges or rejects a delivery; a channel lost meanwhile is logged, since the broker then
+     * delivers the message again.
+     *
+     * @param what the message's kind, for the log line: {@code broker verb}, {@code report}
+     */
+    static void settle(Channel channel, long tag, boolean ack, boolean requeue, String what) {
+        try {
+            if (ack) {
+                channel.basicAck(tag, false);
+            } else {
+                channel.basicReject(tag, requeue);
+            }
+        } catch (IOException | ShutdownSignalException e) {
+            LOG.warn("{} not settled reason={} ack={} requeue={}; the broker delivers it again", what,
+                    Broker.reason(e), ack, requeue);
+        }
+    }
 }
