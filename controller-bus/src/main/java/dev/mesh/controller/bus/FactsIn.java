@@ -6,9 +6,11 @@ import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +65,7 @@ public final class FactsIn implements AutoCloseable {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(FactsIn.class);
+    private static final Duration SUBSCRIBED_WITHIN = Duration.ofSeconds(5);
 
     private final Connection connection;
     private final String url;
@@ -99,8 +102,27 @@ public final class FactsIn implements AutoCloseable {
         FactsIn in = new FactsIn(connection, settings.url(), reader, FactsWriter.start(inventory, clock), clock);
         Dispatcher dispatcher = connection.createDispatcher(in::handle);
         dispatcher.subscribe(reader.subscription());
+        in.confirmSubscribed(settings);
         LOG.info("facts in subscribed url={} subject={}", settings.url(), reader.subscription());
         return in;
+    }
+
+    /**
+     * Waits until the server has the subscription: a SUB is sent without an answer, so until a PING after it
+     * comes back, facts published from another connection may still find no one subscribed and be lost.
+     */
+    private void confirmSubscribed(NatsSettings settings) {
+        try {
+            connection.flush(SUBSCRIBED_WITHIN);
+        } catch (TimeoutException e) {
+            close();
+            throw new BusException("NATS at " + settings.url() + " did not confirm the facts subscription within "
+                    + SUBSCRIBED_WITHIN.toSeconds() + " s; check that the server is up and not overloaded", e);
+        } catch (InterruptedException e) {
+            close();
+            Thread.currentThread().interrupt();
+            throw new BusException("interrupted while subscribing to the facts on NATS at " + settings.url(), e);
+        }
     }
 
     private void handle(Message message) {
