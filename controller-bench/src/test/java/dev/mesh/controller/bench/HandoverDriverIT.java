@@ -1,0 +1,87 @@
+package dev.mesh.controller.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mesh.controller.bench.HandoverDriver.Options;
+import dev.mesh.controller.bench.HandoverDriver.Outcome;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * CI's subset of the handover driver ({@link HandoverDriver}; the full runs are the benchmark,
+ * docs/benchmarks.md): controllers as processes of the bundle this build assembled, on the local
+ * PostgreSQL, RabbitMQ and NATS, under an open-loop load of 50 verbs/s over the broker, a few cycles of
+ * each fault. What it asserts is safety, which no timing can excuse: no request lost (its one retry
+ * included), no effect duplicated, no two controllers under one epoch, no mutation answered under an
+ * older epoch after a newer one, no event or delivery accepted from a stale epoch, every acknowledged
+ * push stored exactly once, and every cycle ending with one active controller. The gaps are printed, not
+ * asserted: a loaded CI machine is no place to time them.
+ */
+class HandoverDriverIT {
+
+    private static final List<Outcome> OUTCOMES = new ArrayList<>();
+
+    private static Outcome run(String scenario, int cycles) throws Exception {
+        Options options = new Options(List.of(scenario), cycles, 50, 10, Duration.ofSeconds(3), Duration.ofSeconds(2),
+                Path.of(System.getProperty("mesh.bundle", "../controller-launcher/target/mesh-controller/mesh-controller")));
+        Outcome outcome = HandoverDriver.run(scenario, options);
+        HandoverDriver.print(outcome);
+        OUTCOMES.add(outcome);
+        return outcome;
+    }
+
+    private static void assertSafe(Outcome outcome) {
+        var verdict = outcome.verdict();
+        assertThat(outcome.problems()).as("what went wrong in the cycles").isEmpty();
+        assertThat(verdict.lost()).as("requests with no reply after their retry").isZero();
+        assertThat(verdict.duplicatedEffects()).as("pushes run twice").isZero();
+        assertThat(verdict.overlappingEpochs()).as("epochs two controllers acted under").isEmpty();
+        assertThat(verdict.mutationsOutOfOrder()).as("mutations answered under an older epoch").isZero();
+        assertThat(verdict.staleEvents()).as("events published under a stale epoch").isZero();
+        assertThat(outcome.staleDeliveries()).as("deliveries written under a stale epoch").isZero();
+        assertThat(outcome.versionsStored()).as("pushed versions in the store, one per acknowledged push")
+                .isEqualTo(outcome.pushesAcknowledged());
+        assertThat(verdict.answered()).as("replies").isGreaterThan(0);
+    }
+
+    @AfterAll
+    static void table() {
+        System.out.println(HandoverDriver.table(OUTCOMES, 50));
+    }
+
+    @Test
+    void planned_sigtermOfTheActive_threeTimes() throws Exception {
+        Outcome outcome = run("planned", 3);
+        assertSafe(outcome);
+        assertThat(outcome.handovers()).as("first, then three planned handovers").hasSize(4)
+                .allSatisfy(h -> assertThat(h).containsAnyOf(" first ", " planned "));
+        assertThat(outcome.exits()).as("the released controllers' exit codes").hasSize(3);
+    }
+
+    @Test
+    void kill9_ofTheActive_twice() throws Exception {
+        Outcome outcome = run("kill-active", 2);
+        assertSafe(outcome);
+        assertThat(outcome.handovers()).as("first, then two takeovers after a crash").hasSize(3);
+        assertThat(outcome.handovers().subList(1, 3)).allSatisfy(h -> assertThat(h).contains(" crash "));
+    }
+
+    @Test
+    void sigstop_ofTheActive_for8Seconds_itRejoinsAsStandby() throws Exception {
+        assertSafe(run("stop-8", 1));
+    }
+
+    @Test
+    void theLockSessionTerminated_byPostgres() throws Exception {
+        assertSafe(run("terminate-lock", 1));
+    }
+
+    @Test
+    void threeStartedAtOnce_exactlyOneActive() throws Exception {
+        assertSafe(run("simultaneous", 1));
+    }
+}
