@@ -113,14 +113,21 @@ final class DevController implements AutoCloseable {
         return loaded;
     }
 
-    /** Stops serving, releases the plan lock, stops the store, and removes {@code <state>/url}. */
+    /**
+     * Removes {@code <state>/url}, stops serving, releases the plan lock and stops the store, going on
+     * past failures.
+     *
+     * @throws CommandException when something did not stop cleanly, after everything was tried
+     */
     @Override
     public void close() {
         List<Exception> failures = new ArrayList<>();
+        Path url = state.resolve(URL_FILE);
         try {
-            Files.deleteIfExists(state.resolve(URL_FILE));
+            Files.deleteIfExists(url);
         } catch (IOException e) {
-            failures.add(e);
+            failures.add(new CommandException("cannot remove " + url + " (" + e + "); clients still find it there: "
+                    + "remove it by hand", e));
         }
         failures.addAll(opened.closeAll());
         LOG.info("controller stopped mode=dev state={}", state);

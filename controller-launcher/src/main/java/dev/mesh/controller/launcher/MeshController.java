@@ -10,6 +10,7 @@ import dev.mesh.controller.bus.NatsEvents;
 import dev.mesh.controller.bus.NatsSettings;
 import dev.mesh.controller.bus.ReportsIn;
 import dev.mesh.controller.bus.Topology;
+import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.core.Events;
 import dev.mesh.controller.core.Lifecycle;
@@ -28,6 +29,8 @@ import dev.mesh.controller.store.PgIdentity;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -177,6 +180,10 @@ final class MeshController implements AutoCloseable {
      * The planned release (SIGTERM), DESIGN.md section 10: the handover stops plan work, hands the verbs'
      * queue over to the next controller, waits at most {@link #SETTLE} for what this one holds, releases
      * the lock; then every connection is closed, the last opened first.
+     *
+     * @throws CommandException when it did not stop cleanly: verbs were still held
+     *     after {@link #SETTLE} (the broker gives them to the next controller once the connection closes),
+     *     or something did not close; everything else is closed all the same
      */
     @Override
     public void close() {
@@ -185,8 +192,14 @@ final class MeshController implements AutoCloseable {
         boolean settled = handover.stop();
         LOG.info("handover released instance={} role={} epoch={} settled={} tookMs={}", instance,
                 before.role().label(), before.epoch(), settled, (System.nanoTime() - started) / 1_000_000);
-        Closer.throwIfAny(opened.closeAll());
+        List<Exception> failures = new ArrayList<>();
+        if (!settled) {
+            failures.add(new CommandException("verbs this controller held were still unanswered " + SETTLE.toSeconds()
+                    + " s after it handed the queue over; the broker gives them to the next controller"));
+        }
+        failures.addAll(opened.closeAll());
         LOG.info("controller stopped mode=mesh instance={}", instance);
+        Closer.throwIfAny(failures);
     }
 
     /** The executor's rounds, logged. */

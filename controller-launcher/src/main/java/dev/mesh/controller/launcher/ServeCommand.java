@@ -18,7 +18,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -46,10 +47,13 @@ import picocli.CommandLine.Spec;
                 + "directory continues where the first stopped.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "143:stopped by SIGTERM after serving (130: by Ctrl-C)",
-            "1:the controller could not start (the line says why), or the mesh file has problems",
+            "0:stopped by SIGTERM or Ctrl-C after serving, cleanly (the planned release)",
+            "1:the controller could not start (the line says why), the mesh file has problems, or it stopped "
+                + "but not cleanly (the line says what)",
             "2:the command line or the environment is wrong"})
 final class ServeCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
 
     private final Map<String, String> env;
 
@@ -146,22 +150,17 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /**
-     * Prints the lines, then waits until the JVM is asked to stop (SIGTERM, SIGINT), when a shutdown
-     * hook closes the controller; the JVM then exits with the signal's status.
+     * Prints the lines, then serves until SIGTERM or SIGINT asks for the planned release ({@link Stop}),
+     * closes the controller and returns 0. A close that fails (the controller did not stop cleanly)
+     * throws instead, which {@link dev.mesh.controller.cli.Failures} turns into its line and exit 1.
      */
     private int serveUntilStopped(Runnable close, List<String> lines) throws InterruptedException {
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                close.run();
-            } finally {
-                stopped.countDown();
-            }
-        }, "mesh-controller-stop"));
+        Stop stop = Stop.install(close, spec.commandLine().getErr());
         PrintWriter out = spec.commandLine().getOut();
         lines.forEach(out::println);
         out.flush();
-        stopped.await();
+        LOG.info("controller stopping signal={}", stop.await());
+        stop.close();
         return 0;
     }
 

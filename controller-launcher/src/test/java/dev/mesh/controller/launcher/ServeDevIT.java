@@ -262,23 +262,24 @@ class ServeDevIT {
     }
 
     /**
-     * SIGTERM: the JVM runs the shutdown hook (which stops the controller) and then exits with
-     * 143, 128 + 15, the code of a process killed by SIGTERM; {@code call()} never returns its 0.
+     * SIGTERM asks for the planned release: the main thread stops the controller and {@code serve}
+     * exits 0, not the JVM's 143 (128 + 15) of a process ended by the signal.
      */
     @Test
     @Order(30)
-    void sigterm_stopsCleanly_exit143_removesUrl_leavesNoPostgres() {
+    void sigterm_stopsCleanly_exit0_removesUrl_leavesNoPostgres() {
         beforeStop = snapshot();
         firstEpoch = serve.epoch();
         assertThat(ServeProcess.postgresOf(state)).as("the embedded PostgreSQL runs while serving").isNotEmpty();
 
         int exit = serve.stop();
 
-        assertThat(exit).as(serve.err()).isEqualTo(143);
+        assertThat(exit).as(serve.err()).isZero();
         assertThat(state.resolve("url")).doesNotExist();
         assertThat(state.resolve("token")).exists();
         assertThat(ServeProcess.postgresOf(state)).as("PostgreSQL processes left for " + state).isEmpty();
-        assertThat(serve.err()).contains("controller stopped mode=dev").doesNotContain("ERROR", "Exception");
+        assertThat(serve.err()).contains("controller stopping signal=TERM", "plan lock released",
+                "embedded store stopped", "controller stopped mode=dev").doesNotContain("ERROR", "Exception");
     }
 
     @Test
@@ -299,8 +300,29 @@ class ServeDevIT {
                 .isEqualTo(beforeStop.status().path("instance").asString());
         assertThat(after.status().path("instance").asString()).matches(".+:\\d+")
                 .isNotEqualTo(beforeStop.status().path("instance").asString());
-        assertThat(serve.stop()).isEqualTo(143);
+        assertThat(serve.stop()).as(serve.err()).isZero();
         assertThat(ServeProcess.postgresOf(state)).isEmpty();
+    }
+
+    /** A stop that fails part-way still stops the rest, then says what failed and exits 1, not 0. */
+    @Test
+    @Order(32)
+    void sigterm_whenUrlCannotBeRemoved_stopsTheRest_exit1_sayingWhy() throws IOException {
+        serve = ServeProcess.start(state, dir);
+        Path url = state.resolve("url");
+        Files.delete(url);
+        Files.createDirectory(url);
+        Files.writeString(url.resolve("in-the-way"), "");
+
+        int exit = serve.stop();
+
+        assertThat(exit).as(serve.err()).isEqualTo(1);
+        assertThat(serve.err()).contains("plan lock released", "embedded store stopped",
+                "mesh-controller: the controller stopped, but not cleanly: cannot remove " + url.toAbsolutePath()
+                        .normalize() + " (java.nio.file.DirectoryNotEmptyException: ");
+        assertThat(ServeProcess.postgresOf(state)).isEmpty();
+        Files.delete(url.resolve("in-the-way"));
+        Files.delete(url);
     }
 
     @Test
