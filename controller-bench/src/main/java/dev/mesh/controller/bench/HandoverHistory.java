@@ -48,19 +48,30 @@ final class HandoverHistory {
             return clientErrors.values().stream().mapToInt(Integer::intValue).sum();
         }
 
-        /** @return the recoveries' longest gap, 0 with none */
+        /** @return the recoveries from the faults, the replacement standbys' starts left out */
+        List<Recovery> faults() {
+            return recoveries.stream().filter(r -> !r.injection().what().equals(HandoverDriver.STARTED)).toList();
+        }
+
+        /** @return the faults' longest gap, 0 with none */
         double worstGapMs() {
-            return recoveries.stream().mapToDouble(Recovery::gapMs).max().orElse(0);
+            return faults().stream().mapToDouble(Recovery::gapMs).max().orElse(0);
         }
 
-        /** @return the recoveries' latest answered-again time, 0 with none */
+        /** @return the longest gap after a replacement standby's start, 0 with none */
+        double worstStartGapMs() {
+            return recoveries.stream().filter(r -> r.injection().what().equals(HandoverDriver.STARTED))
+                    .mapToDouble(Recovery::gapMs).max().orElse(0);
+        }
+
+        /** @return the faults' latest answered-again time, 0 with none */
         double worstAnsweredAgainMs() {
-            return recoveries.stream().mapToDouble(Recovery::answeredAgainMs).max().orElse(0);
+            return faults().stream().mapToDouble(Recovery::answeredAgainMs).max().orElse(0);
         }
 
-        /** @return the median of the recoveries' gaps */
+        /** @return the median of the faults' gaps */
         double medianGapMs() {
-            double[] gaps = recoveries.stream().mapToDouble(Recovery::gapMs).sorted().toArray();
+            double[] gaps = faults().stream().mapToDouble(Recovery::gapMs).sorted().toArray();
             return gaps.length == 0 ? 0 : gaps[(gaps.length - 1) / 2];
         }
     }

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
@@ -153,6 +154,9 @@ final class HandoverMesh implements AutoCloseable {
     void environment(ProcessBuilder builder) {
         builder.environment().keySet().removeIf(name -> name.startsWith("MESH_"));
         builder.environment().putAll(env);
+        // The driver's own MESH_LOG_LEVEL (DEBUG for the controllers' decisions) reaches them.
+        Optional.ofNullable(System.getenv("MESH_LOG_LEVEL")).ifPresent(level -> builder.environment()
+                .put("MESH_LOG_LEVEL", level));
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     }
 

@@ -17,6 +17,22 @@ public interface Identity {
     Identity ANYONE = (principal, verb) -> true;
 
     /**
+     * An identity that remembers {@code source}'s answers for {@code ttl}, so that a transport answering
+     * hundreds of verbs a second asks the store once a second per principal and verb, not once per call.
+     * A grant, a revoke or a disabled principal takes effect within {@code ttl}. An answer that fails (the
+     * store out of reach) is not remembered.
+     *
+     * @param source the identity asked
+     * @param ttl how long an answer is kept, more than 0 and at most a minute
+     * @param clock what tells the time
+     * @return the remembering identity; thread-safe
+     * @throws IllegalArgumentException when {@code ttl} is out of range
+     */
+    static Identity remembering(Identity source, java.time.Duration ttl, java.time.Clock clock) {
+        return new RememberedIdentity(source, ttl, clock);
+    }
+
+    /**
      * @param principal the authenticated caller
      * @param verb the verb it calls
      * @return whether the principal exists, is not disabled, and — for a verb that changes the mesh —

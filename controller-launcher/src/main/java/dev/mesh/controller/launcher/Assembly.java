@@ -83,6 +83,27 @@ public final class Assembly implements AutoCloseable {
     }
 
     /**
+     * Watches the plan lock of a controller that the handover makes active: every {@code every}, while
+     * active, {@link Lifecycle#verify()} asks the lock's session whether it still holds the lock, which
+     * renews its lease ({@code leadership.seen_at}) and makes a controller whose lock was lost a standby
+     * at once, without waiting for plan work to find out (the handover then lets a peer take over).
+     *
+     * @param every how often to look
+     */
+    public void watchLock(Duration every) {
+        ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("mesh-controller-lock").daemon().factory());
+        closer.onClose(watch::shutdownNow);
+        watch.scheduleWithFixedDelay(() -> {
+            try {
+                lifecycle().verify();
+            } catch (RuntimeException e) {
+                LOG.warn("plan lock check failed reason=\"{}\"", e.getMessage());
+            }
+        }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
      * Keeps a controller that is alone active (the development controller: no handover decides
      * for it): every {@code every} it checks that it still holds its plan lock, and when it finds
      * itself standby — the lock was lost with its database session, the store restarted — it

@@ -8,6 +8,8 @@ import dev.mesh.controller.store.PgLicences;
 import dev.mesh.controller.store.PgPlanLock;
 import dev.mesh.controller.store.PgRequestRecords;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Core's ports on the store: connection pools on the {@code inventory} and {@code licences}
@@ -38,10 +40,20 @@ record StorePorts(PgInventory inventory, PgLicences licences, PgRequestRecords r
      * @throws dev.mesh.controller.store.StoreException when a pool cannot connect
      */
     static StorePorts open(Endpoint inventory, Endpoint licences, String instance, Clock clock, Closer closer) {
+        return open(inventory, licences, instance, Optional.empty(), clock, closer);
+    }
+
+    /**
+     * As {@link #open(Endpoint, Endpoint, String, Clock, Closer)}, the plan lock with a lease
+     * ({@link PgPlanLock#withLease}) when one is given: the mesh's controller, which a standby must be
+     * able to take over from when it is frozen.
+     */
+    static StorePorts open(Endpoint inventory, Endpoint licences, String instance, Optional<Duration> lease,
+            Clock clock, Closer closer) {
         ConnectionPool inventoryPool = closer.open(ConnectionPool.open(inventory, 8));
         ConnectionPool licencesPool = closer.open(ConnectionPool.open(licences, 2));
-        PgPlanLock lock = closer.open(PgPlanLock.of(inventory, inventoryPool.dataSource(), instance,
-                PgPlanLock.DEFAULT_WAIT));
+        PgPlanLock unleased = PgPlanLock.of(inventory, inventoryPool.dataSource(), instance, PgPlanLock.DEFAULT_WAIT);
+        PgPlanLock lock = closer.open(lease.map(unleased::withLease).orElse(unleased));
         Lifecycle lifecycle = Lifecycle.standby(lock, instance, clock);
         closer.onClose(lifecycle::release);
         return new StorePorts(PgInventory.fenced(inventoryPool.dataSource(), lock),

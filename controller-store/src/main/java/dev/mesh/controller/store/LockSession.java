@@ -18,6 +18,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record1;
@@ -96,6 +97,41 @@ final class LockSession implements AutoCloseable {
     /** Waits for the advisory lock (up to the session's {@code lock_timeout}). */
     void lock() {
         db.select(function(name("pg_advisory_lock"), SQLDataType.OTHER, val(KEY_CLASS), val(KEY_PLAN))).fetch();
+    }
+
+    /** Waits for the advisory lock up to {@code wait}, this time only (the session's {@code lock_timeout} after). */
+    void lock(Duration wait) {
+        db.transaction(config -> {
+            DSLContext tx = config.dsl();
+            tx.execute("SET LOCAL lock_timeout = " + Math.max(1, wait.toMillis()));
+            tx.select(function(name("pg_advisory_lock"), SQLDataType.OTHER, val(KEY_CLASS), val(KEY_PLAN))).fetch();
+        });
+    }
+
+    /**
+     * @param lease how long a holder may go unseen
+     * @return the holder, when one holds the lock (no release recorded) and was last seen holding it
+     *     ({@code leadership.seen_at}, by the server's clock) longer ago than {@code lease}
+     */
+    Optional<String> expired(Duration lease) {
+        return db.resultQuery("SELECT holder FROM leadership WHERE epoch > 0 AND released_at IS NULL "
+                + "AND coalesce(seen_at, since) < now() - {0} * interval '1 millisecond'", val(lease.toMillis()))
+                .fetchOptional(0, String.class);
+    }
+
+    /**
+     * Ends the sessions of a holder whose lease expired: the one holding the advisory lock, and any in a
+     * fenced write (a transaction holding the {@code leadership} row {@code FOR SHARE}), so that the lock
+     * comes free and the epoch can advance. Its late writes are then refused by the epoch.
+     *
+     * @return how many server processes were terminated
+     */
+    int terminateHolder() {
+        return db.resultQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_locks WHERE pid <> pg_backend_pid() "
+                + "AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+                + "AND ((locktype = 'advisory' AND classid = {0} AND objid = {1} AND objsubid = 2) "
+                + "OR (locktype = 'relation' AND relation = 'leadership'::regclass AND mode = 'RowShareLock'))",
+                val(KEY_CLASS), val(KEY_PLAN)).fetchSingle(0, Long.class).intValue();
     }
 
     /**

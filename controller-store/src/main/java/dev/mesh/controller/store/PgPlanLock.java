@@ -59,6 +59,8 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     private final DataSource inventory;
     private final String holder;
     private final Duration wait;
+    /** How long a holder may go unseen before a controller waiting for the lock ends its sessions; null: never. */
+    private final Duration lease;
     private final ReentrantLock turn = new ReentrantLock(true);
 
     /** Only the thread holding {@link #turn} changes these; others read them. */
@@ -69,11 +71,12 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     private volatile String lost;
     private volatile boolean closed;
 
-    private PgPlanLock(Endpoint endpoint, DataSource inventory, String holder, Duration wait) {
+    private PgPlanLock(Endpoint endpoint, DataSource inventory, String holder, Duration wait, Duration lease) {
         this.endpoint = endpoint;
         this.inventory = inventory;
         this.holder = holder;
         this.wait = wait;
+        this.lease = lease;
     }
 
     /**
@@ -97,8 +100,59 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
             throw new IllegalArgumentException("the wait for the plan lock must be between 1 ms and 1 hour, not "
                     + wait);
         }
-        return new PgPlanLock(endpoint, inventory, holder, wait);
+        return new PgPlanLock(endpoint, inventory, holder, wait, null);
     }
+
+    /**
+     * This lock, with a lease: while {@link #acquire()} waits for another holder, it looks every
+     * {@link #LEASE_CHECK_EVERY} at when that holder was last seen holding the lock ({@code
+     * leadership.seen_at}, which {@link #check()} renews); one unseen for longer than {@code lease} — a
+     * frozen process (SIGSTOP) whose sessions the server still thinks alive — has its sessions terminated
+     * (the lock's, and any in a fenced write), and the lock is taken with the next epoch, a {@code crash}
+     * takeover, so that every late write of the old holder is refused. The holder must call
+     * {@link #check()} well within the lease.
+     *
+     * @param lease how long a holder may go unseen, 1 s to 1 hour
+     * @return a plan lock like this one, with the lease
+     * @throws IllegalArgumentException when the lease is out of range
+     */
+    public PgPlanLock withLease(Duration lease) {
+        Objects.requireNonNull(lease, "lease");
+        if (lease.compareTo(Duration.ofSeconds(1)) < 0 || lease.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException("the plan lock's lease must be between 1 s and 1 hour, not " + lease);
+        }
+        return new PgPlanLock(endpoint, inventory, holder, wait, lease);
+    }
+
+    /**
+     * Opens the lock's session now, and reads who holds the lock on it, so that a standby's taking over
+     * costs the lock's round trips, not a connection to the server and the first run of its queries
+     * (DESIGN.md section 10: a standby keeps its connections warm). Best effort: a database out of reach
+     * is logged, and {@link #acquire()} connects as it always does.
+     */
+    public void warm() {
+        turn.lock();
+        try {
+            if (closed || held != null) {
+                return;
+            }
+            try {
+                LockSession current = session();
+                LOG.debug("plan lock session warm holder={} pid={} {}", holder, current.pid(), current.leadership());
+                if (lease != null) {
+                    current.expired(lease);
+                }
+            } catch (SQLException | DataAccessException e) {
+                dropSession();
+                LOG.info("plan lock session not opened ahead reason=\"{}\"", e.getMessage());
+            }
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    /** How often {@link #acquire()} with a lease looks at whether the holder's lease expired. */
+    public static final Duration LEASE_CHECK_EVERY = Duration.ofMillis(500);
 
     /**
      * {@inheritDoc}
@@ -335,7 +389,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                         Failure.message(Database.INVENTORY, endpoint.address(), "take the plan lock", e), "", e);
             }
             try {
-                current.lock();
+                lock(current);
             } catch (DataAccessException e) {
                 if (attempt == 1 && !LOCK_NOT_AVAILABLE.equals(e.sqlState())) {
                     // The session ended while the lock was not held (terminated, a server restart):
@@ -353,6 +407,37 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                 dropSession();
                 throw Failure.of(Database.INVENTORY, endpoint, "advance the fencing epoch after taking the plan lock",
                         e);
+            }
+        }
+    }
+
+    /**
+     * Waits for the advisory lock: up to the wait at once without a lease; with one, in slices of
+     * {@link #LEASE_CHECK_EVERY}, ending a holder's sessions between two when its lease expired.
+     *
+     * @throws DataAccessException {@code lock_not_available} when the wait ran out, or as the session fails
+     */
+    private void lock(LockSession current) {
+        if (lease == null) {
+            current.lock();
+            return;
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            try {
+                current.lock(Duration.ofNanos(Math.max(1_000_000, Math.min(left, LEASE_CHECK_EVERY.toNanos()))));
+                return;
+            } catch (DataAccessException e) {
+                if (!LOCK_NOT_AVAILABLE.equals(e.sqlState()) || deadline - System.nanoTime() <= 0) {
+                    throw e;
+                }
+            }
+            Optional<String> expired = current.expired(lease);
+            if (expired.isPresent()) {
+                int terminated = current.terminateHolder();
+                LOG.warn("plan lock lease expired holder={} lease={}ms terminated={} taker={}", expired.get(),
+                        lease.toMillis(), terminated, holder);
             }
         }
     }

@@ -339,6 +339,67 @@ class PgPlanLockIT {
         assertThat(lock.toString()).isEqualTo("PgPlanLock[ctl-a on postgresql://postgres@127.0.0.1:1/inventory, not held]");
     }
 
+    @Test
+    void leaseExpired_theFrozenHoldersSessionsAreEnded_theWaiterTakesTheNextEpochAsACrash_lateWritesRefused()
+            throws Exception {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        FencedWrites aWrites = new FencedWrites(source, a);
+        a.acquire();
+        DSLContext db = DSL.using(source, SQLDialect.POSTGRES);
+        // Frozen: a was last seen a minute ago, and one of its fenced writes holds the leadership row.
+        db.update(LEADERSHIP).set(LEADERSHIP.SEEN_AT, java.time.OffsetDateTime.now().minusMinutes(1)).execute();
+        try (java.sql.Connection frozenWrite = inventory.dataSource().getConnection()) {
+            frozenWrite.setAutoCommit(false);
+            try (var statement = frozenWrite.createStatement()) {
+                statement.execute("SELECT epoch FROM leadership FOR SHARE");
+            }
+            PgPlanLock b = PgPlanLock.of(inventory, source, "ctl-b", Duration.ofSeconds(10))
+                    .withLease(Duration.ofSeconds(1));
+            locks.add(b);
+
+            long started = System.nanoTime();
+            Tenure taken = b.acquire();
+            long tookMs = (System.nanoTime() - started) / 1_000_000;
+
+            assertThat(taken.epoch()).isEqualTo(2);
+            assertThat(taken.previous()).isEqualTo("ctl-a");
+            assertThat(taken.takeover()).isInstanceOf(Tenure.Crash.class);
+            assertThat(tookMs).as("one lease check after the first slice, not the whole wait").isLessThan(5_000);
+            assertThatThrownBy(() -> frozenWrite.createStatement().execute("SELECT 1"))
+                    .as("the frozen write's session was ended").isInstanceOf(java.sql.SQLException.class);
+        }
+        // Thawed: a finds its lock lost, and its late write is refused.
+        a.check();
+        assertThat(a.tenure()).isEmpty();
+        assertThatThrownBy(() -> a.holding(() -> aWrites.write("write the counter",
+                tx -> tx.update(COUNTER).set(VALUE, 1L).execute()))).isInstanceOf(VerbException.class);
+        assertThat(counter()).isZero();
+    }
+
+    @Test
+    void leaseRenewed_isNotBroken_theWaiterGivesUpAfterItsWait() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        a.acquire();
+        a.check();
+        PgPlanLock b = PgPlanLock.of(inventory, source, "ctl-b", Duration.ofMillis(1_500))
+                .withLease(Duration.ofSeconds(30));
+        locks.add(b);
+
+        assertThatThrownBy(b::acquire).isInstanceOf(VerbException.class)
+                .hasMessageContaining("held by another controller (holder ctl-a");
+
+        a.check();
+        assertThat(a.tenure()).as("a seen within its lease keeps the lock").isPresent();
+        assertThat(a.holding(a::epoch)).isEqualTo(1);
+    }
+
+    @Test
+    void lease_outOfRange_isRefused() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        assertThatThrownBy(() -> a.withLease(Duration.ofMillis(999))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the plan lock's lease must be between 1 s and 1 hour, not PT0.999S");
+    }
+
     private PgPlanLock lock(String holder, Duration wait) {
         PgPlanLock lock = PgPlanLock.of(inventory, source, holder, wait);
         locks.add(lock);
