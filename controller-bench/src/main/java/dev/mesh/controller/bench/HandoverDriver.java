@@ -48,7 +48,7 @@ import java.util.stream.Collectors;
  *
  * <pre>
  * java -cp benchmarks.jar dev.mesh.controller.bench.HandoverDriver [--scenarios planned,kill-active,…|all]
- *     [--repeat N] [--rate 200] [--push-every 20] [--steady 20] [--settle 3]
+ *     [--repeat N] [--rate 200] [--push-every 20] [--warmup 10] [--steady 20] [--settle 3]
  *     [--bundle controller-launcher/target/mesh-controller/mesh-controller]
  * </pre>
  * {@code --repeat} overrides every scenario's count (defaults: planned 50, planned-racing 5, kill-active 20,
@@ -69,8 +69,8 @@ public final class HandoverDriver {
     private static final Duration TAKEOVER_TIMEOUT = Duration.ofSeconds(60);
 
     /** What a run is asked to do. */
-    record Options(List<String> scenarios, int repeat, double rate, int pushEvery, Duration steady, Duration settle,
-            Path bundle) {
+    record Options(List<String> scenarios, int repeat, double rate, int pushEvery, Duration warmup, Duration steady,
+            Duration settle, Path bundle) {
     }
 
     /** A scenario's outcome: the verdict on the history, and what the store and the processes said. */
@@ -142,6 +142,8 @@ public final class HandoverDriver {
                             + app.errorCode + "); the active controller's log:\n" + pool.active().log());
                 }
                 load.start();
+                // The controllers' first seconds under load are their JIT's: the floor is measured after them.
+                Thread.sleep(options.warmup().toMillis());
                 long steadyFrom = System.nanoTime();
                 Thread.sleep(options.steady().toMillis());
                 long steadyTo = System.nanoTime();
@@ -458,6 +460,7 @@ public final class HandoverDriver {
         int repeat = 0;
         double rate = 200;
         int pushEvery = 20;
+        Duration warmup = Duration.ofSeconds(10);
         Duration steady = Duration.ofSeconds(20);
         Duration settle = Duration.ofSeconds(3);
         Path bundle = Path.of("controller-launcher/target/mesh-controller/mesh-controller");
@@ -468,6 +471,7 @@ public final class HandoverDriver {
                 case "--repeat" -> repeat = Integer.parseInt(value);
                 case "--rate" -> rate = Double.parseDouble(value);
                 case "--push-every" -> pushEvery = Integer.parseInt(value);
+                case "--warmup" -> warmup = Duration.ofSeconds(Long.parseLong(value));
                 case "--steady" -> steady = Duration.ofSeconds(Long.parseLong(value));
                 case "--settle" -> settle = Duration.ofSeconds(Long.parseLong(value));
                 case "--bundle" -> bundle = Path.of(value);
@@ -478,7 +482,7 @@ public final class HandoverDriver {
             throw new UncheckedIOException(new IOException("no bundle launcher at " + bundle.toAbsolutePath()
                     + "; build it (bin/dev mvn -B -q -DskipTests package) or give --bundle"));
         }
-        return new Options(List.copyOf(scenarios), repeat, rate, pushEvery, steady, settle, bundle);
+        return new Options(List.copyOf(scenarios), repeat, rate, pushEvery, warmup, steady, settle, bundle);
     }
 
     private static Map<String, Integer> scenarios() {

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
@@ -151,6 +152,9 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         }
     }
 
+    /** How long {@link #check()} waits for its turn behind plan work in this process. */
+    public static final Duration CHECK_WAIT = Duration.ofMillis(500);
+
     /** How often {@link #acquire()} with a lease looks at whether the holder's lease expired. */
     public static final Duration LEASE_CHECK_EVERY = Duration.ofMillis(500);
 
@@ -249,14 +253,21 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     /**
      * {@inheritDoc}
      *
-     * <p>Asks the lock's own session whether it still holds the advisory lock, unless work holds
-     * the lock now (that work's plan writes check it themselves), and records in the same statement
-     * that it was seen holding it ({@code leadership.seen_at}). A session that ended, or no longer
-     * holds the lock, makes the lock lost.
+     * <p>Asks the lock's own session whether it still holds the advisory lock, and records in the same
+     * statement that it was seen holding it ({@code leadership.seen_at}, the lease). It waits its turn
+     * behind plan work in this process up to {@link #CHECK_WAIT} (the turn is fair, so behind the work
+     * under way): an executor taking the turn round after round must not keep the lease from being renewed.
+     * When work holds the turn longer, it returns (that work's plan writes check the lock themselves). A
+     * session that ended, or no longer holds the lock, makes the lock lost.
      */
     @Override
     public void check() {
-        if (!turn.tryLock()) {
+        try {
+            if (!turn.tryLock(CHECK_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return;
         }
         try {

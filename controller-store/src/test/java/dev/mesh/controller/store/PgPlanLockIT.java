@@ -377,6 +377,37 @@ class PgPlanLockIT {
     }
 
     @Test
+    void check_waitsItsTurnBehindPlanWork_andRenewsTheLease() throws Exception {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        a.acquire();
+        DSLContext db = DSL.using(source, SQLDialect.POSTGRES);
+        db.update(LEADERSHIP).set(LEADERSHIP.SEEN_AT, java.time.OffsetDateTime.now().minusMinutes(1)).execute();
+        java.util.concurrent.CountDownLatch working = new java.util.concurrent.CountDownLatch(1);
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<Object> work = executor.submit(() -> a.holding(() -> {
+                working.countDown();
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return null;
+            }));
+            working.await();
+
+            a.check();
+
+            work.get();
+        } finally {
+            executor.shutdownNow();
+        }
+        java.time.OffsetDateTime seen = db.select(LEADERSHIP.SEEN_AT).from(LEADERSHIP).fetchSingle().value1();
+        assertThat(seen).as("renewed after the work, not skipped").isAfter(java.time.OffsetDateTime.now()
+                .minusSeconds(10));
+    }
+
+    @Test
     void leaseRenewed_isNotBroken_theWaiterGivesUpAfterItsWait() {
         PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
         a.acquire();
