@@ -192,8 +192,10 @@ public final class HandoverDriver {
     }
 
     private static long countLoadPushes(List<Call> calls) {
+        // Any reply that succeeded: a first reply unavailable (the controller lost its lock) may be followed by
+        // the retry's success from its successor.
         return calls.stream().filter(c -> c.kind == VerbLoad.Kind.PUSH && c.subject.startsWith(VerbLoad.LOAD_MODULE
-                + ":") && c.answered() && !c.error).count();
+                + ":") && c.succeeded).count();
     }
 
     /** One fault, and the wait until the mesh is whole again: one active, one standby. */

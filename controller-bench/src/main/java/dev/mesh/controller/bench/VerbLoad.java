@@ -64,6 +64,8 @@ final class VerbLoad implements AutoCloseable {
         volatile boolean error;
         volatile String errorCode = "";
         volatile Boolean changed;
+        /** Whether any reply, the first or a later one (to the retry), was not an error. */
+        volatile boolean succeeded;
 
         Call(String id, Kind kind, String subject, long sentNanos) {
             this.id = id;
@@ -256,6 +258,11 @@ final class VerbLoad implements AutoCloseable {
             return;
         }
         call.replies++;
+        JsonNode reply = JSON.readTree(delivery.getBody());
+        JsonNode result = reply.path("result");
+        if (!reply.has("error") && !result.path("isError").asBoolean()) {
+            call.succeeded = true;
+        }
         if (call.repliedNanos != 0) {
             return;
         }
@@ -266,8 +273,6 @@ final class VerbLoad implements AutoCloseable {
             }
             call.instance = String.valueOf(headers.get("instance"));
         }
-        JsonNode reply = JSON.readTree(delivery.getBody());
-        JsonNode result = reply.path("result");
         if (reply.has("error")) {
             call.error = true;
             call.errorCode = "jsonrpc " + reply.path("error").path("code").asString();

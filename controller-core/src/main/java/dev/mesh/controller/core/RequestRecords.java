@@ -37,6 +37,20 @@ public interface RequestRecords {
     void record(Recorded recorded);
 
     /**
+     * Runs a mutating request's work — its changes to the inventory and the {@link #record} of what it
+     * returned — so that they take effect together or not at all, where the store can: a controller that
+     * dies in between must leave neither, or a redelivered request would run again, finding no record.
+     * The store's records make it one database transaction; by default (memory, {@link #NONE}) the work
+     * just runs.
+     *
+     * @param work the request's changes and its record
+     * @return what {@code work} returns, once it took effect
+     */
+    default <T> T atomically(java.util.function.Supplier<T> work) {
+        return work.get();
+    }
+
+    /**
      * One request's outcome.
      *
      * @param requestId the request's id, unique per request

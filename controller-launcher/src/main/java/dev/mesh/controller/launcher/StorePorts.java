@@ -3,6 +3,7 @@ package dev.mesh.controller.launcher;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.store.ConnectionPool;
 import dev.mesh.controller.store.Endpoint;
+import dev.mesh.controller.store.OneTransaction;
 import dev.mesh.controller.store.PgInventory;
 import dev.mesh.controller.store.PgLicences;
 import dev.mesh.controller.store.PgPlanLock;
@@ -52,12 +53,14 @@ record StorePorts(PgInventory inventory, PgLicences licences, PgRequestRecords r
             Clock clock, Closer closer) {
         ConnectionPool inventoryPool = closer.open(ConnectionPool.open(inventory, 8));
         ConnectionPool licencesPool = closer.open(ConnectionPool.open(licences, 2));
-        PgPlanLock unleased = PgPlanLock.of(inventory, inventoryPool.dataSource(), instance, PgPlanLock.DEFAULT_WAIT);
+        // One data source for the inventory, the records and the lock's reads: a mutating request's changes
+        // and its record are then one transaction (RequestRecords.atomically).
+        OneTransaction inventoryData = OneTransaction.over(inventoryPool.dataSource());
+        PgPlanLock unleased = PgPlanLock.of(inventory, inventoryData, instance, PgPlanLock.DEFAULT_WAIT);
         PgPlanLock lock = closer.open(lease.map(unleased::withLease).orElse(unleased));
         Lifecycle lifecycle = Lifecycle.standby(lock, instance, clock);
         closer.onClose(lifecycle::release);
-        return new StorePorts(PgInventory.fenced(inventoryPool.dataSource(), lock),
-                new PgLicences(licencesPool.dataSource()), PgRequestRecords.fenced(inventoryPool.dataSource(), lock),
-                lock, lifecycle);
+        return new StorePorts(PgInventory.fenced(inventoryData, lock), new PgLicences(licencesPool.dataSource()),
+                PgRequestRecords.fenced(inventoryData, lock), lock, lifecycle);
     }
 }

@@ -5,6 +5,7 @@ import static dev.mesh.controller.store.internal.schema.inventory.Tables.REQUEST
 import dev.mesh.controller.core.RequestRecords;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.JSON;
@@ -58,6 +59,17 @@ public final class PgRequestRecords implements RequestRecords {
     public static PgRequestRecords fenced(DataSource dataSource, PgPlanLock lock) {
         Objects.requireNonNull(dataSource, "dataSource");
         return new PgRequestRecords(dataSource, new FencedWrites(dataSource, Objects.requireNonNull(lock, "lock")));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On a data source made by {@link OneTransaction#over}, shared with the inventory: one database
+     * transaction for the request's changes and its record. On any other, the work just runs.
+     */
+    @Override
+    public <T> T atomically(Supplier<T> work) {
+        return dataSource instanceof OneTransaction one ? one.run(work) : work.get();
     }
 
     @Override

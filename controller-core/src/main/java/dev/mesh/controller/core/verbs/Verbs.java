@@ -46,6 +46,8 @@ public final class Verbs {
     private final Inventory inventory;
     private final Lifecycle lifecycle;
     private final RequestRecords records;
+    /** The events of a mutating request, told only once its changes took effect. */
+    private final DeferredEvents events;
     private final Changes changes;
     /** Plans for {@code plan} and {@code status}: a verb after a small change recomposes only what it touched. */
     private final IncrementalPlanner planner = new IncrementalPlanner();
@@ -107,7 +109,8 @@ public final class Verbs {
         this.inventory = ports.inventory();
         this.lifecycle = ports.lifecycle();
         this.records = ports.requests();
-        this.changes = new Changes(inventory, ports.licences(), ports.events(), ports.clock());
+        this.events = new DeferredEvents(ports.events());
+        this.changes = new Changes(inventory, ports.licences(), events, ports.clock());
     }
 
     /**
@@ -196,10 +199,16 @@ public final class Verbs {
             return replay(earlier.get(), principal, name, digest);
         }
         try {
-            JsonNode result = run(name, args);
-            records.record(new RequestRecords.Recorded(requestId, principal, name, digest, result, false));
+            // The changes and their record take effect together (one transaction in the store), and the
+            // events are told after: a round the executor starts for them must find the changes there.
+            JsonNode result = events.deferred(() -> records.atomically(() -> {
+                JsonNode ran = run(name, args);
+                records.record(new RequestRecords.Recorded(requestId, principal, name, digest, ran, false));
+                return ran;
+            }));
             return result;
         } catch (VerbException e) {
+            // Recorded on its own: the request's changes, if any, were undone with its transaction.
             if (e.code() != VerbException.Code.UNAVAILABLE) {
                 records.record(new RequestRecords.Recorded(requestId, principal, name, digest, MAPPER.valueToTree(
                         Map.of("code", e.code().label(), "message", e.getMessage(), "pointer", e.pointer())), true));
@@ -319,7 +328,7 @@ public final class Verbs {
             Map<String, Object> payload = new LinkedHashMap<>(what);
             payload.put("verb", verb);
             payload.put("summary", plan.summary());
-            ports.events().publish("plan", payload);
+            events.publish("plan", payload);
         }
         return Map.of("changed", changed, "summary", plan.summary());
     }
