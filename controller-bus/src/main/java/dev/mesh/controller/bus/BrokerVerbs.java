@@ -185,7 +185,7 @@ public final class BrokerVerbs implements AutoCloseable {
             return;
         }
         Optional<byte[]> response = answer(properties, body);
-        if (giveBack.get()) {
+        if (giveBack.get() || refusedWhileReleasing(response)) {
             giveBack.set(false);
             LOG.info("broker verb given back reason=stopped-consuming messageId={} role={}", properties.getMessageId(),
                     lifecycle.status().role().label());
@@ -204,6 +204,21 @@ public final class BrokerVerbs implements AutoCloseable {
                     properties.getMessageId(), delivery.isRedeliver());
             settle(channel, tag, false, true);
         }
+    }
+
+    /**
+     * A mutating verb that passed the identity's check while this controller was active, then found it
+     * releasing (a SIGTERM in between) and was refused {@code unavailable}: it is given back, as a verb held
+     * when the release began is, so that the successor runs it rather than the caller seeing an error.
+     * Its request ran nothing here, so a redelivery runs it once.
+     */
+    private boolean refusedWhileReleasing(Optional<byte[]> response) {
+        if (response.isEmpty() || lifecycle.status().role() != Role.RELEASING) {
+            return false;
+        }
+        return Bodies.read(response.get()) instanceof Bodies.Body.Json(var reply)
+                && reply.path("result").path("isError").asBoolean()
+                && "unavailable".equals(reply.path("result").path("structuredContent").path("code").asString());
     }
 
     /** @return the dispatcher's response to the request, empty for a notification */
