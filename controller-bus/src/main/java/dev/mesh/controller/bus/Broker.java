@@ -28,7 +28,7 @@ public final class Broker implements AutoCloseable {
      * The AMQP heartbeat asked for, in seconds. RabbitMQ closes a connection it heard nothing from for about
      * two heartbeats, and only then feeds the next single-active consumer: with 5 s a frozen controller
      * (SIGSTOP) held the verbs for 10.7 s (the handover driver's {@code stop-30}); with 2 s the standby
-     * answers within the 6 s the handover's target allows (docs/handover.md).
+     * answered after 3.6–6.0 s, about the 6 s the handover's target allows (docs/handover.md).
      */
     public static final int HEARTBEAT_SECONDS = 2;
     /** How long to wait between reconnection attempts, in milliseconds. */
