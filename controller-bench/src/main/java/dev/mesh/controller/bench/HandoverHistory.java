@@ -40,7 +40,7 @@ final class HandoverHistory {
 
     /** The verdict. */
     record Verdict(int sent, int answered, int lost, int retried, Map<String, Integer> clientErrors,
-            int duplicatedEffects, int mutationsOutOfOrder, int assignmentsUnchanged, Set<Long> epochsSeen,
+            int duplicatedEffects, int mutationsOutOfOrder, int assignmentsUnchanged,
             List<String> overlappingEpochs, int staleEvents, double floorMs, double longestGapMs,
             double steadyP99Ms, List<Recovery> recoveries) {
 
@@ -166,7 +166,7 @@ final class HandoverHistory {
                     (firstAgain - injection.nanos()) / 1e6));
         }
         return new Verdict(calls.size(), answered, calls.size() - answered, retried, errors, duplicated, outOfOrder,
-                unchanged, instancesByEpoch.keySet(), overlapping, staleEvents, gaps.longestWithin(steadyFrom,
+                unchanged, overlapping, staleEvents, gaps.longestWithin(steadyFrom,
                 steadyTo) / 1e6, gaps.longestWithin(Long.MIN_VALUE, Long.MAX_VALUE) / 1e6,
                 Loopback.Latencies.of(steady).quantileMs(0.99), recoveries);
     }

@@ -98,7 +98,6 @@ final class VerbLoad implements AutoCloseable {
     private final Queue<Event> events = new ConcurrentLinkedQueue<>();
     private final List<String> nodes = new ArrayList<>();
     private volatile boolean sending = true;
-    private volatile long lastSendNanos;
     private Thread sender;
 
     private VerbLoad(String run, Connection connection, io.nats.client.Connection nats, double rate, int pushEvery)
@@ -136,10 +135,6 @@ final class VerbLoad implements AutoCloseable {
         return load;
     }
 
-    /** @return the driver's nodes */
-    List<String> nodes() {
-        return List.copyOf(nodes);
-    }
 
     /** Starts the open-loop sender (and the facts, every 2 s). */
     void start() {
@@ -190,7 +185,6 @@ final class VerbLoad implements AutoCloseable {
                     publishFacts();
                     nextFacts += 2_000_000_000L;
                 }
-                lastSendNanos = now;
                 retryCursor = retryDue(retryCursor, now);
             }
             // Retries are still due for the last requests after the load stops.
@@ -294,9 +288,10 @@ final class VerbLoad implements AutoCloseable {
 
     private void publishFacts() {
         String at = Instant.now().toString();
-        for (String node : nodes) {
+        for (int n = 0; n < nodes.size(); n++) {
+            String node = nodes.get(n);
             nats.publish("mesh.nodes." + node + ".facts", ("{\"node\": \"" + node + "\", \"address\": \"10.9.0."
-                    + (nodes.indexOf(node) + 1) + "\", \"system\": \"debian-12\", \"revision\": null, \"processes\": [], "
+                    + (n + 1) + "\", \"system\": \"debian-12\", \"revision\": null, \"processes\": [], "
                     + "\"at\": \"" + at + "\"}").getBytes(StandardCharsets.UTF_8));
         }
     }
@@ -323,10 +318,6 @@ final class VerbLoad implements AutoCloseable {
         return List.copyOf(events);
     }
 
-    /** @return when the sender last sent */
-    long lastSendNanos() {
-        return lastSendNanos;
-    }
 
     @Override
     public void close() {
