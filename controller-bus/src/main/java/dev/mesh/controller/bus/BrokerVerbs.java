@@ -15,6 +15,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,8 +48,12 @@ import org.slf4j.LoggerFactory;
  * is given back to the queue (the broker feeds another controller); otherwise it is answered as core answers
  * it ({@code unavailable}). Reads are answered at once in every role.
  *
- * <p>Deliveries are handled one at a time on the client's consumer thread. {@link #close()} and {@link
- * #stopConsuming()} are thread-safe.
+ * <p>Two lanes: reads (and what is rejected) are answered one at a time on the client's consumer thread;
+ * mutating verbs ({@code tools/call} of one) one at a time, in the order they arrived, on a thread of their own,
+ * each acknowledged there. A mutation waiting for activation, or slow to run, never holds the reads behind it
+ * (DESIGN.md section 10: read verbs never wait for the lock); a read is answered from the state of its time,
+ * so a caller that reads its own change waits for the change's reply first (docs/bus.md). {@link #close()} and
+ * {@link #stopConsuming()} are thread-safe.
  */
 public final class BrokerVerbs implements AutoCloseable {
 
@@ -56,6 +63,8 @@ public final class BrokerVerbs implements AutoCloseable {
     /** How long a mutating verb that arrived while this controller is not active waits for it, at most. */
     public static final long ACTIVATION_WAIT_MS = 2_000;
     private static final long ACTIVATION_POLL_MS = 5;
+    /** A request that took longer than this, in milliseconds, is logged at DEBUG. */
+    private static final long SLOW_MS = 20;
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerVerbs.class);
 
@@ -64,7 +73,12 @@ public final class BrokerVerbs implements AutoCloseable {
     private final McpDispatcher dispatcher;
     /** For requests without {@code message_id}: the same verbs, with mutating ones {@code invalid}. */
     private final McpDispatcher withoutMessageId;
+    /** The replies of the requests answered on the consumer thread: reads, and what is rejected. */
     private final Replies replies;
+    /** The replies of the mutating requests, answered on their lane. */
+    private final Replies laneReplies;
+    /** The mutating requests, one at a time in the order they arrived, beside the reads. */
+    private final ExecutorService mutations;
     private final AtomicLong unreadableCount = new AtomicLong();
     private final OncePerMinute unreadableLog = new OncePerMinute(Clock.systemUTC());
     private final FeedWatch feed;
@@ -82,6 +96,9 @@ public final class BrokerVerbs implements AutoCloseable {
         this.dispatcher = McpDispatcher.of(verbs, awaitingActive(identity), version);
         this.withoutMessageId = McpDispatcher.of(verbs, MutatingVerbs.withoutMessageId(identity), version);
         this.replies = new Replies(broker.connection());
+        this.laneReplies = new Replies(broker.connection());
+        this.mutations = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("mesh-verbs-mutating").daemon()
+                .factory());
     }
 
     /**
@@ -125,9 +142,13 @@ public final class BrokerVerbs implements AutoCloseable {
             BrokerVerbs transport = new BrokerVerbs(broker, verbs, identity, version, lifecycle,
                     feeding == null ? Feeding.NONE : feeding);
             try {
+                transport.replies.open();
+                transport.laneReplies.open();
                 transport.subscription = Subscription.start(broker, Topology.VERBS, PREFETCH, transport::serve);
             } catch (IOException | ShutdownSignalException e) {
+                transport.mutations.shutdownNow();
                 transport.replies.close();
+                transport.laneReplies.close();
                 transport.feed.close();
                 throw e;
             }
@@ -150,22 +171,62 @@ public final class BrokerVerbs implements AutoCloseable {
         if (counted) {
             feed.arrived();
         }
+        Runnable handled = counted ? feed::handled : () -> { };
+        boolean handedOn = false;
         try {
             if (Ticks.is(properties)) {
                 // Any controller's tick, an old one's too: it only told this consumer that the broker feeds it.
                 settle(channel, delivery.getDeliveryTag(), true, false);
                 return;
             }
-            handle(channel, delivery, properties, body);
+            Bodies.Body read = Bodies.read(body);
+            if (!mutating(read)) {
+                handle(channel, delivery, properties, body, read, replies);
+                return;
+            }
+            // Held until the lane settled it: settled() and the feed count it as handled only then.
+            Runnable release = subscription.hold();
+            try {
+                mutations.execute(new Mutation(() -> handle(channel, delivery, properties, body, read, laneReplies),
+                        () -> {
+                            release.run();
+                            handled.run();
+                        }));
+                handedOn = true;
+            } catch (RejectedExecutionException e) {
+                release.run(); // closing: the channel gives the request back to the queue
+            }
         } finally {
-            if (counted) {
-                feed.handled();
+            if (!handedOn) {
+                handled.run();
+            }
+        }
+    }
+
+    /**
+     * @return whether the body calls a mutating verb ({@code tools/call} of one): it is handled on the mutations'
+     *     lane, so that a wait for activation or a slow change never holds the reads behind it
+     */
+    private static boolean mutating(Bodies.Body body) {
+        return body instanceof Bodies.Body.Json(var request)
+                && "tools/call".equals(request.path("method").asString(""))
+                && Verbs.mutates(request.path("params").path("name").asString(""));
+    }
+
+    /** A mutating request on the lane, and what to do once it is settled, or dropped at close. */
+    private record Mutation(Runnable work, Runnable done) implements Runnable {
+        @Override
+        public void run() {
+            try {
+                work.run();
+            } finally {
+                done.run();
             }
         }
     }
 
     private void handle(Channel channel, com.rabbitmq.client.Envelope delivery, AMQP.BasicProperties properties,
-            byte[] body) {
+            byte[] body, Bodies.Body read, Replies replies) {
         long tag = delivery.getDeliveryTag();
         String replyTo = properties.getReplyTo();
         if (replyTo == null || replyTo.isEmpty()) {
@@ -174,7 +235,7 @@ public final class BrokerVerbs implements AutoCloseable {
             settle(channel, tag, false, false);
             return;
         }
-        if (Bodies.read(body) instanceof Bodies.Body.Unreadable unreadable) {
+        if (read instanceof Bodies.Body.Unreadable unreadable) {
             // DESIGN.md section 8: a message that cannot be read is dead at once, never answered or retried.
             long count = unreadableCount.incrementAndGet();
             if (unreadableLog.due("unreadable")) {
@@ -184,7 +245,9 @@ public final class BrokerVerbs implements AutoCloseable {
             settle(channel, tag, false, false);
             return;
         }
+        long started = System.nanoTime();
         Optional<byte[]> response = answer(properties, body);
+        long answered = System.nanoTime();
         if (giveBack.get() || refusedWhileReleasing(response)) {
             giveBack.set(false);
             LOG.info("broker verb given back reason=stopped-consuming messageId={} role={}", properties.getMessageId(),
@@ -199,10 +262,20 @@ public final class BrokerVerbs implements AutoCloseable {
         try {
             replies.send(replyTo, properties.getCorrelationId(), response.get(), lifecycle.status());
             settle(channel, tag, true, false);
+            slow(properties, started, answered);
         } catch (BusException e) {
             LOG.warn("broker verb requeued reason={} messageId={} redelivered={}", e.getMessage(),
                     properties.getMessageId(), delivery.isRedeliver());
             settle(channel, tag, false, true);
+        }
+    }
+
+    /** Logs, at DEBUG, a request whose answer and reply took longer than {@value #SLOW_MS} ms together. */
+    private void slow(AMQP.BasicProperties properties, long started, long answered) {
+        long now = System.nanoTime();
+        if (now - started > SLOW_MS * 1_000_000 && LOG.isDebugEnabled()) {
+            LOG.debug("broker verb slow messageId={} answerMs={} replyMs={} role={}", properties.getMessageId(),
+                    (answered - started) / 1_000_000, (now - answered) / 1_000_000, lifecycle.status().role().label());
         }
     }
 
@@ -333,8 +406,11 @@ public final class BrokerVerbs implements AutoCloseable {
             running.close();
         }
         subscription.close();
+        // What the lane had not begun went back to the queue with the channel; each is let go.
+        mutations.shutdownNow().forEach(dropped -> ((Mutation) dropped).done().run());
         feed.close();
         replies.close();
+        laneReplies.close();
         LOG.info("broker verbs stopped queue={} vhost={}", Topology.VERBS, broker.settings().vhost());
     }
 }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,7 +58,7 @@ final class Subscription implements AutoCloseable {
     private boolean closed;
     /** Guards {@link #handling} and {@link #cancelling}; never held while calling the broker. */
     private final Object held = new Object();
-    /** How many deliveries the handler is handling now. */
+    /** How many deliveries are held: being handled, or handed on ({@link #hold()}) and not settled yet. */
     private int handling;
     /** The consumer last cancelled whose {@code cancel-ok} was not dispatched yet, or {@code null}. */
     private Consumer cancelling;
@@ -169,7 +170,29 @@ final class Subscription implements AutoCloseable {
         }
     }
 
-    /** @return how many deliveries the handler is handling now */
+    /**
+     * Counts a delivery as held after the handler returns, until the returned release runs: for a handler that
+     * hands a delivery on to settle it elsewhere. Called by the handler, on the consumer thread, before it
+     * returns.
+     *
+     * @return what to run, once, when the delivery is settled
+     */
+    Runnable hold() {
+        synchronized (held) {
+            handling++;
+        }
+        AtomicBoolean released = new AtomicBoolean();
+        return () -> {
+            if (released.compareAndSet(false, true)) {
+                synchronized (held) {
+                    handling--;
+                    held.notifyAll();
+                }
+            }
+        };
+    }
+
+    /** @return how many deliveries are held now (see {@link #hold()}) */
     int handling() {
         synchronized (held) {
             return handling;

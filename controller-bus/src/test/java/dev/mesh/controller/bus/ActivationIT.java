@@ -15,11 +15,13 @@ import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryRequestRecords;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -216,6 +218,36 @@ class ActivationIT {
             System.out.printf("ActivationIT: assign sent to a standby answered after %.0f ms%n", ms);
             assertThat(JSON.readTree(reply.getBody()).at("/result/isError").asBoolean()).as(new String(reply.getBody()))
                     .isFalse();
+            assertThat(slow.lifecycle.status().role()).isEqualTo(Role.ACTIVE);
+        }
+        assertThat(Topology.deadLetters(admin)).isZero();
+    }
+
+    @Test
+    void readSentAfterAMutationWaitingForActivation_isAnsweredBeforeIt_notBehindIt() throws Exception {
+        Controller slow = controller("it-slow:4", 1_500); // takes the lock 1.5 s after it is fed
+        pushMeshStore();
+        try (Caller writer = new Caller(vhost.name(), "guest", "guest");
+                Caller reader = new Caller(vhost.name(), "guest", "guest")) {
+            CompletableFuture<Delivery> assign = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return writer.call(writer.request("assign-r").build(), ASSIGN);
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            waitFor(() -> slow.fed); // the assign (or a tick) arrived: the assign now waits for the lock
+            long sent = System.nanoTime();
+            Delivery status = reader.call(reader.request("status-r").build(), STATUS);
+            double ms = (System.nanoTime() - sent) / 1e6;
+            System.out.printf("ActivationIT: status beside a waiting assign answered after %.0f ms%n", ms);
+
+            assertThat(JSON.readTree(status.getBody()).at("/result/structuredContent/role").asString())
+                    .as("answered while the controller was still a standby").isEqualTo("standby");
+            assertThat(assign).as("the assign still waits for the lock").isNotDone();
+            Delivery assigned = assign.get(10, TimeUnit.SECONDS);
+            assertThat(JSON.readTree(assigned.getBody()).at("/result/isError").asBoolean())
+                    .as(new String(assigned.getBody())).isFalse();
             assertThat(slow.lifecycle.status().role()).isEqualTo(Role.ACTIVE);
         }
         assertThat(Topology.deadLetters(admin)).isZero();
