@@ -143,6 +143,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                 if (lease != null) {
                     current.expired(lease);
                 }
+                current.rehearse(holder);
             } catch (SQLException | DataAccessException e) {
                 dropSession();
                 LOG.info("plan lock session not opened ahead reason=\"{}\"", e.getMessage());
@@ -399,6 +400,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                 throw new VerbException(VerbException.Code.UNAVAILABLE,
                         Failure.message(Database.INVENTORY, endpoint.address(), "take the plan lock", e), "", e);
             }
+            long asked = System.nanoTime();
             try {
                 lock(current);
             } catch (DataAccessException e) {
@@ -410,9 +412,11 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                 }
                 throw waitFailed(current, e);
             }
+            long locked = System.nanoTime();
             try {
                 Tenure tenure = current.advance(holder);
-                LOG.debug("plan lock taken holder={} epoch={} pid={}", holder, tenure.epoch(), current.pid());
+                LOG.debug("plan lock taken holder={} epoch={} pid={} waitedMs={} advancedMs={}", holder, tenure.epoch(),
+                        current.pid(), (locked - asked) / 1_000_000, (System.nanoTime() - locked) / 1_000_000);
                 return new Held(tenure, current.pid());
             } catch (DataAccessException e) {
                 dropSession();

@@ -137,6 +137,37 @@ class PgPlanLockIT {
     }
 
     @Test
+    void warm_rehearsesTheTaking_changingNothing_whetherFirstPlannedOrHeld_andKeepsItsSession() {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
+        PgPlanLock b = lock("ctl-b", Duration.ofSeconds(10));
+        DSLContext db = DSL.using(source, SQLDialect.POSTGRES);
+
+        b.warm(); // no one took the lock yet: the rehearsal is of a first taking
+        assertThat(db.fetchCount(table(name("pg_stat_activity")),
+                field(name("application_name")).eq("mesh-controller plan lock (ctl-b)")))
+                .as("the rehearsal did not fail, which drops the session").isEqualTo(1);
+        assertThat(db.fetchCount(HANDOVERS)).isZero();
+        assertThat(db.selectFrom(LEADERSHIP).fetchSingle().getEpoch()).isZero();
+
+        a.acquire();
+        var held = db.selectFrom(LEADERSHIP).fetchSingle();
+        b.warm(); // held by a: nothing of a's row is locked or changed
+        assertThat(a.holding(() -> db.selectFrom(LEADERSHIP).forUpdate().noWait().fetchSingle()))
+                .as("the leadership row is not left locked").isEqualTo(held);
+        a.release();
+        var released = db.selectFrom(LEADERSHIP).fetchSingle();
+        b.warm(); // released by a: a planned taking rehearsed
+        assertThat(db.selectFrom(LEADERSHIP).fetchSingle()).isEqualTo(released);
+        assertThat(db.selectFrom(HANDOVERS).fetch(HANDOVERS.EPOCH_NEW)).containsExactly(1L);
+
+        Tenure planned = b.acquire();
+        assertThat(planned.epoch()).isEqualTo(2);
+        assertThat(planned.takeover()).isInstanceOf(Tenure.Planned.class);
+        assertThat(db.selectFrom(HANDOVERS).orderBy(HANDOVERS.EPOCH_NEW).fetch(HANDOVERS.EPOCH_NEW))
+                .containsExactly(1L, 2L);
+    }
+
+    @Test
     void release_afterTheSessionEnded_isNoPlannedRelease_theNextTakingIsACrash() {
         PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
         PgPlanLock b = lock("ctl-b", Duration.ofSeconds(10));
