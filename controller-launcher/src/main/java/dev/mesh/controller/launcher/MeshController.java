@@ -141,6 +141,7 @@ final class MeshController implements AutoCloseable {
                     JarVersion.version(), store.lifecycle()));
             Handover handover = Handover.start(store.lifecycle(), consumers, SETTLE, events);
             opened.onClose(handover::stop);
+            StandbyWarmup.start(assembly.verbs(), identity, JarVersion.version(), store.lifecycle());
             Optional<McpHttpServer> server = http.map(assembly::serveHttp);
             awaitActive(store.lifecycle(), READY_WAIT);
             Lifecycle.Status status = store.lifecycle().status();
