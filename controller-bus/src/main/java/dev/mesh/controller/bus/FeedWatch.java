@@ -10,7 +10,9 @@ import org.slf4j.LoggerFactory;
  * Whether the broker feeds this consumer, from what it delivers: fed at the first delivery, starved when
  * nothing was delivered for {@value #STARVED_AFTER_MS} ms while no delivery was being handled (a verb that
  * takes long keeps it fed); {@link Feeding#stillFed()} at every {@link #check()} in between. Tells a {@link
- * Feeding} on a thread of its own, in order.
+ * Feeding} on a thread of its own, in order, what the feed is when the listener's turn comes, when that differs
+ * from what it was told last: a change undone while the listener was still busy with an earlier one is not
+ * told at all.
  *
  * <p>Thread-safe.
  */
@@ -30,6 +32,8 @@ final class FeedWatch implements AutoCloseable {
     private long lastSeen;
     private long fedSince;
     private boolean closed;
+    /** What the listener was told last; read and written by the notifier's thread alone. */
+    private boolean toldFed;
 
     FeedWatch(Feeding listener, LongSupplier millis, String queue) {
         this.listener = listener;
@@ -47,7 +51,7 @@ final class FeedWatch implements AutoCloseable {
             fed = true;
             fedSince = lastSeen;
             LOG.info("broker feeds this controller queue={}", queue);
-            tell(true);
+            tell();
         }
     }
 
@@ -69,6 +73,9 @@ final class FeedWatch implements AutoCloseable {
 
     private void stillFed() {
         notifier.execute(() -> {
+            if (!fed() || !toldFed) {
+                return; // starved since, or fed not told yet: that is told next
+            }
             try {
                 listener.stillFed();
             } catch (RuntimeException e) {
@@ -93,19 +100,28 @@ final class FeedWatch implements AutoCloseable {
         fed = false;
         LOG.info("broker no longer feeds this controller queue={} fedMs={} reason=\"{}\"", queue,
                 millis.getAsLong() - fedSince, why);
-        tell(false);
+        tell();
     }
 
-    private void tell(boolean nowFed) {
+    private void tell() {
         notifier.execute(() -> {
+            // What the feed is now, if the listener was not told so last: a change undone while the
+            // listener was busy (a lock wait, say) is not told. A starved told late would make an active
+            // controller let go of the lock it had just taken while the broker fed it (the driver's
+            // stop-30 saw it loop, taking a new epoch every few milliseconds).
+            boolean now = fed();
+            if (now == toldFed) {
+                return;
+            }
+            toldFed = now;
             try {
-                if (nowFed) {
+                if (now) {
                     listener.fed();
                 } else {
                     listener.starved();
                 }
             } catch (RuntimeException e) {
-                LOG.warn("feeding listener failed on {}: {}", nowFed ? "fed" : "starved", e.toString());
+                LOG.warn("feeding listener failed on {}: {}", now ? "fed" : "starved", e.toString());
             }
         });
     }

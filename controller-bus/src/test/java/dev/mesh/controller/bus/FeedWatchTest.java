@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -33,15 +35,18 @@ class FeedWatchTest {
     void fedAtTheFirstDelivery_starvedOnlyAfterThreePeriodsWithNothingHandled() throws Exception {
         watch.arrived();
         watch.handled();
+        awaitTold(told, 1);
         now.addAndGet(FeedWatch.STARVED_AFTER_MS);
         watch.check();
         assertThat(watch.fed()).as("not yet: exactly three periods").isTrue();
         now.addAndGet(1);
         watch.check();
         assertThat(watch.fed()).isFalse();
+        awaitTold(told, 2);
         watch.arrived();
         watch.handled();
         assertThat(watch.fed()).isTrue();
+        awaitTold(told, 3);
 
         assertThat(toldAfterClose()).containsExactly("fed", "starved", "fed", "starved");
     }
@@ -68,8 +73,10 @@ class FeedWatchTest {
         still.check();
         still.arrived();
         still.handled();
+        awaitTold(all, 1);
         still.check();
         still.check();
+        awaitTold(all, 3);
         now.addAndGet(FeedWatch.STARVED_AFTER_MS + 1);
         still.check();
         still.check();
@@ -82,6 +89,7 @@ class FeedWatchTest {
     @Test
     void aDeliveryBeingHandled_keepsItFed_howeverLongItTakes() throws Exception {
         watch.arrived();
+        awaitTold(told, 1);
         now.addAndGet(10 * FeedWatch.STARVED_AFTER_MS);
         watch.check();
         assertThat(watch.fed()).isTrue();
@@ -97,8 +105,59 @@ class FeedWatchTest {
         watch.stopped("x");
         watch.arrived();
         watch.handled();
+        awaitTold(told, 1);
         watch.stopped("stopped consuming");
         watch.stopped("again");
         assertThat(toldAfterClose()).containsExactly("fed", "starved");
+    }
+
+    @Test
+    void aStarvedUndoneWhileTheListenerWasBusy_isNotTold_theListenerHearsWhatIsNow() throws Exception {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        CountDownLatch activating = new CountDownLatch(1);
+        CountDownLatch lockTaken = new CountDownLatch(1);
+        FeedWatch busy = new FeedWatch(new Feeding() {
+            @Override
+            public void fed() {
+                heard.add("fed");
+                activating.countDown();
+                await(lockTaken); // the first fed takes long: a controller waiting for the lock
+            }
+
+            @Override
+            public void starved() {
+                heard.add("starved");
+            }
+        }, now::get, "q");
+        busy.arrived();
+        busy.handled();
+        assertThat(activating.await(5, TimeUnit.SECONDS)).isTrue();
+        busy.stopped("stopped consuming"); // starved, told behind the busy fed
+        busy.arrived(); // and fed again before the listener's turn came
+        busy.handled();
+        lockTaken.countDown();
+        Thread.sleep(100);
+        assertThat(heard).as("fed, and told nothing more: it is fed").containsExactly("fed");
+        busy.close();
+        Thread.sleep(100);
+
+        assertThat(heard).as("no late starved: it would have made a just-activated controller let go")
+                .containsExactly("fed", "starved");
+    }
+
+    private static void awaitTold(List<String> told, int size) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (told.size() < size && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        assertThat(told).hasSizeGreaterThanOrEqualTo(size);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
