@@ -4,6 +4,8 @@ import com.rabbitmq.client.AuthenticationFailureException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.TopologyRecoveryException;
+import com.rabbitmq.client.impl.ForgivingExceptionHandler;
 import dev.mesh.controller.bus.BrokerSettings.Transport;
 import java.io.IOException;
 import java.util.Objects;
@@ -25,12 +27,14 @@ import org.slf4j.LoggerFactory;
 public final class Broker implements AutoCloseable {
 
     /**
-     * The AMQP heartbeat asked for, in seconds. RabbitMQ closes a connection it heard nothing from for about
-     * two heartbeats, and only then feeds the next single-active consumer: with 5 s a frozen controller
-     * (SIGSTOP) held the verbs for 10.7 s (the handover driver's {@code stop-30}); with 2 s the standby
-     * answered after 3.6–6.0 s, about the 6 s the handover's target allows (docs/handover.md).
+     * The AMQP heartbeat asked for, in seconds. RabbitMQ closes a connection it heard nothing from for two to
+     * three heartbeats, and only then feeds the next single-active consumer: with 5 s a frozen controller
+     * (SIGSTOP) held the verbs for 10.7 s (the handover driver's {@code stop-30}), with 2 s for 3.6–6.0 s, at
+     * the 6 s the handover's target allows; with 1 s for 2.0–2.9 s (docs/handover.md). A live controller is
+     * not at risk of being dropped for it: it publishes a tick every {@value Ticks#PERIOD_MS} ms, and any
+     * traffic counts as a heartbeat; only a process stalled for two seconds is.
      */
-    public static final int HEARTBEAT_SECONDS = 2;
+    public static final int HEARTBEAT_SECONDS = 1;
     /** How long to wait between reconnection attempts, in milliseconds. */
     public static final long RECOVERY_INTERVAL_MS = 1_000;
     private static final int CONNECT_TIMEOUT_MS = 5_000;
@@ -70,6 +74,7 @@ public final class Broker implements AutoCloseable {
         factory.setAutomaticRecoveryEnabled(true);
         factory.setTopologyRecoveryEnabled(true);
         factory.setNetworkRecoveryInterval(RECOVERY_INTERVAL_MS);
+        factory.setExceptionHandler(new OneLineExceptionHandler());
         if (settings.transport() instanceof Transport.Tls tls) {
             factory.useSslProtocol(BrokerTls.context(tls.certificate()));
             factory.setSocketConfigurator(factory.getSocketConfigurator().andThen(BrokerTls::configure));
@@ -129,6 +134,26 @@ public final class Broker implements AutoCloseable {
         } catch (IOException e) {
             // The client declares it but swallows every failure of its own abort; nothing is left to do.
             LOG.debug("broker channel abort failed reason={}", reason(e));
+        }
+    }
+
+    /**
+     * The client's own handling (a channel whose consumer threw is closed, and so on), logged in one line each
+     * rather than with the client's stack traces: a thawed controller's reset connection printed some hundred
+     * lines. A topology recovery that fails on a channel closed meanwhile is DEBUG: the queues are durable, and
+     * {@link Topology#declare} and the transports declare what they need.
+     */
+    private static final class OneLineExceptionHandler extends ForgivingExceptionHandler {
+
+        @Override
+        protected void log(String message, Throwable e) {
+            LOG.warn("broker client: {} reason=\"{}\"", message, reason(e));
+        }
+
+        @Override
+        public void handleTopologyRecoveryException(Connection connection, Channel channel,
+                TopologyRecoveryException e) {
+            LOG.debug("broker topology not recovered reason=\"{}\"", reason(e));
         }
     }
 
