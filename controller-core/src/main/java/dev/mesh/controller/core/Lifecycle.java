@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -232,7 +233,9 @@ public final class Lifecycle {
 
     /**
      * Checks that an active controller still holds its lock ({@link PlanLock#check()}), and makes it
-     * a standby when the lock was lost, without waiting for plan work to find out.
+     * a standby when the lock was lost, without waiting for plan work to find out. A standby reads who
+     * holds the lock ({@link PlanLock#heldBy()}) and tells it as the active controller, with its epoch,
+     * in {@link #status()} and in its refusals; none when the lock is free.
      *
      * @return the status as of now
      */
@@ -243,8 +246,23 @@ public final class Lifecycle {
             if (lock.tenure().isEmpty()) {
                 lost(now);
             }
+        } else if (now.role() == Role.STANDBY) {
+            seen(now, lock.heldBy().filter(holder -> !holder.instance().equals(now.instance())));
         }
         return status;
+    }
+
+    /** A standby's view of the active controller, from the lock's record: who, and the epoch it holds. */
+    private void seen(Status seen, Optional<PlanLock.Holder> holder) {
+        synchronized (transitions) {
+            if (status != seen) {
+                return; // it moved meanwhile: what it is now says more than this reading
+            }
+            status = holder.map(h -> new Status(seen.role(), Math.max(seen.epoch(), h.epoch()), seen.since(),
+                    seen.instance(), seen.previous(), h.instance()))
+                    .orElseGet(() -> new Status(seen.role(), seen.epoch(), seen.since(), seen.instance(),
+                            seen.previous(), ""));
+        }
     }
 
     /** @return the role, epoch and peers as of now; never blocks */

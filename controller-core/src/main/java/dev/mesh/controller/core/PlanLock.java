@@ -1,5 +1,6 @@
 package dev.mesh.controller.core;
 
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -56,4 +57,28 @@ public interface PlanLock {
 
     /** @return the tenure while the lock is acquired and not known to be lost; never waits */
     Optional<Tenure> tenure();
+
+    /**
+     * Who holds the lock, as the store last recorded it: the controller that took it last, while it has
+     * not released it. One that crashed may be named until another takes the lock. What a standby tells of
+     * the active controller ({@link Lifecycle#verify()}). Never waits for the lock or for plan work.
+     *
+     * @return the holder and its epoch; empty when no one took the lock, the last holder released it, or
+     *     the store cannot be read now
+     */
+    Optional<Holder> heldBy();
+
+    /**
+     * A holder of the lock, as recorded.
+     *
+     * @param instance its instance, e.g. {@code host:pid}
+     * @param epoch the epoch it took
+     */
+    record Holder(String instance, long epoch) {
+
+        /** Checks the parts. */
+        public Holder {
+            Objects.requireNonNull(instance, "instance");
+        }
+    }
 }

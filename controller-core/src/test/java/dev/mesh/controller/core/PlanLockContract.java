@@ -112,6 +112,19 @@ public abstract class PlanLockContract {
     }
 
     @Test
+    void heldBy_isNoOneFirst_theTakerWhileItHolds_andNoOneOnceReleased_asARivalSeesIt() {
+        assertThat(rival.heldBy()).as("never taken").isEmpty();
+        Tenure taken = lock.acquire();
+        assertThat(rival.heldBy()).contains(new PlanLock.Holder("ctl-a", taken.epoch()));
+        assertThat(lock.heldBy()).as("the holder reads the same record").contains(
+                new PlanLock.Holder("ctl-a", taken.epoch()));
+        lock.release();
+        assertThat(rival.heldBy()).as("released").isEmpty();
+        Tenure next = rival.acquire();
+        assertThat(lock.heldBy()).contains(new PlanLock.Holder("ctl-b", next.epoch()));
+    }
+
+    @Test
     void release_withoutAcquire_doesNothing() {
         lock.release();
 

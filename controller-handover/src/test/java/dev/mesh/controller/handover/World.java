@@ -402,5 +402,10 @@ final class World {
         public Optional<Tenure> tenure() {
             return lock.tenure();
         }
+
+        @Override
+        public Optional<Holder> heldBy() {
+            return lock.heldBy();
+        }
     }
 }

@@ -86,7 +86,8 @@ public final class Assembly implements AutoCloseable {
      * Watches the plan lock of a controller that the handover makes active: every {@code every}, while
      * active, {@link Lifecycle#verify()} asks the lock's session whether it still holds the lock, which
      * renews its lease ({@code leadership.seen_at}) and makes a controller whose lock was lost a standby
-     * at once, without waiting for plan work to find out (the handover then lets a peer take over).
+     * at once, without waiting for plan work to find out (the handover then lets a peer take over). While
+     * standby, it reads who holds the lock, which {@code status} then tells as the active controller.
      *
      * @param every how often to look
      */

@@ -318,6 +318,25 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Reads the {@code leadership} row on the pool, not on the lock's session: a standby reads it every
+     * second ({@code Assembly.watchLock}).
+     */
+    @Override
+    public Optional<Holder> heldBy() {
+        try {
+            var row = DSL.using(inventory, SQLDialect.POSTGRES)
+                    .select(LEADERSHIP.HOLDER, LEADERSHIP.EPOCH, LEADERSHIP.RELEASED_AT).from(LEADERSHIP)
+                    .fetchSingle();
+            return row.value2() == 0 || row.value3() != null || row.value1().isEmpty() ? Optional.empty()
+                    : Optional.of(new Holder(row.value1(), row.value2()));
+        } catch (DataAccessException e) {
+            return Optional.empty();
+        }
+    }
+
     /** @return this controller's name, as recorded when it takes the lock */
     public String holder() {
         return holder;

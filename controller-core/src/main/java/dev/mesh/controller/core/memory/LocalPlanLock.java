@@ -129,6 +129,13 @@ public final class LocalPlanLock implements PlanLock {
         return Optional.ofNullable(tenure);
     }
 
+    @Override
+    public Optional<Holder> heldBy() {
+        synchronized (leadership) {
+            return leadership.held ? Optional.of(new Holder(leadership.holder, leadership.epoch)) : Optional.empty();
+        }
+    }
+
     /**
      * Nothing to ask in one process: the lock is lost only by {@link #lose()}. Records that the holder
      * was seen holding it now, as the store's lock does, for the gap a successor after a crash tells.

@@ -87,6 +87,26 @@ class StandbyTest {
     }
 
     @Test
+    void standby_verifying_learnsTheActiveFromTheLock_namesIt_andForgetsItOnceReleased() throws Exception {
+        assertThat(standby.call("status", JSON.createObjectNode()).path("active").asString()).isEmpty();
+
+        second.verify();
+
+        JsonNode status = standby.call("status", JSON.createObjectNode());
+        assertThat(status.path("role").asString()).isEqualTo("standby");
+        assertThat(status.path("active").asString()).isEqualTo("ctl-a:1");
+        assertThat(status.path("epoch").asLong()).isEqualTo(first.status().epoch());
+        assertThatThrownBy(() -> standby.call("assign", arguments("assign")))
+                .hasMessageContaining("the active controller is ctl-a:1 (epoch 1)");
+        first.release();
+        second.verify();
+        assertThat(standby.call("status", JSON.createObjectNode()).path("active").asString())
+                .as("released: no one is active").isEmpty();
+        first.verify();
+        assertThat(first.status().active()).as("itself released: it names no one").isEmpty();
+    }
+
+    @Test
     void standby_withNoActiveKnown_saysSo() {
         assertThatThrownBy(() -> standby.call("assign", JSON.readTree("{\"module\": \"mesh-store\", \"node\": "
                 + "\"alpha\"}")))
