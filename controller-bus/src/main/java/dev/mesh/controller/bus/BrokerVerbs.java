@@ -187,7 +187,7 @@ public final class BrokerVerbs implements AutoCloseable {
             // Held until the lane settled it: settled() and the feed count it as handled only then.
             Runnable release = subscription.hold();
             try {
-                mutations.execute(new Mutation(() -> handle(channel, delivery, properties, body, read, laneReplies),
+                mutations.execute(new Mutation(() -> handleOnTheLane(channel, delivery, properties, body, read),
                         () -> {
                             release.run();
                             handled.run();
@@ -200,6 +200,23 @@ public final class BrokerVerbs implements AutoCloseable {
             if (!handedOn) {
                 handled.run();
             }
+        }
+    }
+
+    /**
+     * Handles a mutating request on its lane. What the client does for the consumer thread (a handler that
+     * throws closes the channel, so the delivery goes back to the queue) is done here for the lane: a failure
+     * gives the request back, and the delivery limit dead-letters one that keeps failing. Nothing in {@link
+     * #handle} is known to throw; this keeps a bug from holding a delivery unacknowledged for good.
+     */
+    private void handleOnTheLane(Channel channel, com.rabbitmq.client.Envelope delivery,
+            AMQP.BasicProperties properties, byte[] body, Bodies.Body read) {
+        try {
+            handle(channel, delivery, properties, body, read, laneReplies);
+        } catch (RuntimeException e) {
+            LOG.warn("broker verb failed reason=\"{}\" messageId={}; given back to the queue", e,
+                    properties.getMessageId());
+            settle(channel, delivery.getDeliveryTag(), false, true);
         }
     }
 
