@@ -243,7 +243,7 @@ public final class BrokerVerbs implements AutoCloseable {
     }
 
     private void handle(Channel channel, com.rabbitmq.client.Envelope delivery, AMQP.BasicProperties properties,
-            byte[] body, Bodies.Body read, Replies replies) {
+            byte[] body, Bodies.Body read, Replies through) {
         long tag = delivery.getDeliveryTag();
         String replyTo = properties.getReplyTo();
         if (replyTo == null || replyTo.isEmpty()) {
@@ -277,7 +277,7 @@ public final class BrokerVerbs implements AutoCloseable {
             return;
         }
         try {
-            replies.send(replyTo, properties.getCorrelationId(), response.get(), lifecycle.status());
+            through.send(replyTo, properties.getCorrelationId(), response.get(), lifecycle.status());
             settle(channel, tag, true, false);
             slow(properties, started, answered);
         } catch (BusException e) {

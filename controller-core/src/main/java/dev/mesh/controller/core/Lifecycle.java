@@ -193,7 +193,7 @@ public final class Lifecycle {
      * Tells a standby which controller is active, so that what it refuses names where to go.
      * Epochs never go down: an older epoch than the one known is ignored.
      *
-     * @param instance the active controller's id
+     * @param instance the active controller's id; {@code ""} for none known
      * @param epoch its epoch
      */
     public void observe(String instance, long epoch) {
@@ -247,22 +247,12 @@ public final class Lifecycle {
                 lost(now);
             }
         } else if (now.role() == Role.STANDBY) {
-            seen(now, lock.heldBy().filter(holder -> !holder.instance().equals(now.instance())));
+            Optional<PlanLock.Holder> holder = lock.heldBy().filter(h -> !h.instance().equals(now.instance()));
+            // No holder: none is known to be active, at the epoch already known.
+            observe(holder.map(PlanLock.Holder::instance).orElse(""),
+                    holder.map(PlanLock.Holder::epoch).orElse(now.epoch()));
         }
         return status;
-    }
-
-    /** A standby's view of the active controller, from the lock's record: who, and the epoch it holds. */
-    private void seen(Status seen, Optional<PlanLock.Holder> holder) {
-        synchronized (transitions) {
-            if (status != seen) {
-                return; // it moved meanwhile: what it is now says more than this reading
-            }
-            status = holder.map(h -> new Status(seen.role(), Math.max(seen.epoch(), h.epoch()), seen.since(),
-                    seen.instance(), seen.previous(), h.instance()))
-                    .orElseGet(() -> new Status(seen.role(), seen.epoch(), seen.since(), seen.instance(),
-                            seen.previous(), ""));
-        }
     }
 
     /** @return the role, epoch and peers as of now; never blocks */
