@@ -2,6 +2,7 @@ package dev.mesh.controller.cli;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -59,25 +60,58 @@ public final class MeshCommands {
      */
     public static CommandLine commandLine(Map<String, String> env, InputStream in, OutputStream out,
             List<?> controllerCommands, Upstreams upstreams) {
+        return tree(commands(env, in, out, controllerCommands, upstreams));
+    }
+
+    /**
+     * Builds the command line for one invocation: when {@code args} begins with a command's name, the
+     * tree holds that command alone, since picocli reads every command's options by reflection when it is
+     * added, which costs a short command most of its start (docs/operations.md); otherwise (an option such
+     * as {@code --help} or {@code --version}, a name no command has, nothing) the whole tree, so that help
+     * and "did you mean" see every command. What the invocation does and prints is the same either way.
+     *
+     * @param args the command line as the process got it
+     * @param env the environment the client commands find the controller with
+     * @param in where {@code mcp} reads its client's messages (standard input)
+     * @param out where {@code mcp} writes its answers (standard output)
+     * @param controllerCommands picocli command objects that prepare or run a controller
+     * @param upstreams the transports besides HTTP that the environment may name to {@code mcp}
+     * @return a new command line for executing {@code args}, not shared; not thread-safe
+     * @throws picocli.CommandLine.InitializationException when a controller command is not a valid
+     *     picocli command or takes a name already used
+     */
+    public static CommandLine forArguments(String[] args, Map<String, String> env, InputStream in, OutputStream out,
+            List<?> controllerCommands, Upstreams upstreams) {
+        List<Object> commands = commands(env, in, out, controllerCommands, upstreams);
+        if (args.length > 0) {
+            for (Object command : commands) {
+                CommandLine.Command annotation = command.getClass().getAnnotation(CommandLine.Command.class);
+                if (annotation != null && annotation.name().equals(args[0])) {
+                    return tree(List.of(command));
+                }
+            }
+        }
+        return tree(commands);
+    }
+
+    /** Every command, in the order help lists them. */
+    private static List<Object> commands(Map<String, String> env, InputStream in, OutputStream out,
+            List<?> controllerCommands, Upstreams upstreams) {
         Objects.requireNonNull(env, "env");
-        CommandLine commandLine = new CommandLine(new MeshControllerCommand())
-                .addSubcommand(new ValidateCommand())
-                .addSubcommand(new ComposeCommand())
-                .addSubcommand(new PlanCommand(env));
-        controllerCommands.forEach(commandLine::addSubcommand);
-        return commandLine
-                .addSubcommand(new ReadCommands.Status(env))
-                .addSubcommand(new ReadCommands.Tools(env))
-                .addSubcommand(new ReadCommands.Nodes(env))
-                .addSubcommand(new ReadCommands.Node(env))
-                .addSubcommand(new ReadCommands.Modules(env))
-                .addSubcommand(new ReadCommands.Seats(env))
-                .addSubcommand(new ReadCommands.Builds(env))
-                .addSubcommand(new ChangeCommands.Assign(env))
-                .addSubcommand(new ChangeCommands.Unassign(env))
-                .addSubcommand(new ChangeCommands.Push(env))
-                .addSubcommand(new ChangeCommands.Build(env))
-                .addSubcommand(new McpCommand(env, in, out, upstreams))
-                .setExecutionExceptionHandler(Failures::print);
+        List<Object> commands = new ArrayList<>(List.of(new ValidateCommand(), new ComposeCommand(),
+                new PlanCommand(env)));
+        commands.addAll(controllerCommands);
+        commands.addAll(List.of(new ReadCommands.Status(env), new ReadCommands.Tools(env),
+                new ReadCommands.Nodes(env), new ReadCommands.Node(env), new ReadCommands.Modules(env),
+                new ReadCommands.Seats(env), new ReadCommands.Builds(env), new ChangeCommands.Assign(env),
+                new ChangeCommands.Unassign(env), new ChangeCommands.Push(env), new ChangeCommands.Build(env),
+                new McpCommand(env, in, out, upstreams)));
+        return commands;
+    }
+
+    private static CommandLine tree(List<Object> commands) {
+        CommandLine commandLine = new CommandLine(new MeshControllerCommand());
+        commands.forEach(commandLine::addSubcommand);
+        return commandLine.setExecutionExceptionHandler(Failures::print);
     }
 }

@@ -26,7 +26,7 @@ public final class Main {
      * @param args the command line
      */
     public static void main(String[] args) {
-        System.exit(commandLine(System.getenv()).execute(args));
+        System.exit(forArguments(args, System.getenv(), System.in, System.out).execute(args));
     }
 
     /**
@@ -49,8 +49,26 @@ public final class Main {
      * @return a new command line, not shared
      */
     static CommandLine commandLine(Map<String, String> env, InputStream in, OutputStream out) {
-        return MeshCommands.commandLine(env, in, out, List.of(new PrepareCommand(env), new ServeCommand(env),
-                new IdentityCommands.Grant(env), new IdentityCommands.Revoke(env),
-                new IdentityCommands.Principals(env)), new BrokerUpstreams());
+        return MeshCommands.commandLine(env, in, out, controllerCommands(env), new BrokerUpstreams());
+    }
+
+    /**
+     * The command line for one invocation ({@link MeshCommands#forArguments}): the command {@code args}
+     * names alone, or the whole tree.
+     *
+     * @param args the command line
+     * @param env the environment the commands read their configuration from
+     * @param in where {@code mcp} reads its client's messages
+     * @param out where {@code mcp} writes its answers
+     * @return a new command line, not shared
+     */
+    static CommandLine forArguments(String[] args, Map<String, String> env, InputStream in, OutputStream out) {
+        return MeshCommands.forArguments(args, env, in, out, controllerCommands(env), new BrokerUpstreams());
+    }
+
+    /** The commands that need the store, or make the bundle, added to controller-cli's. */
+    private static List<Object> controllerCommands(Map<String, String> env) {
+        return List.of(new PrepareCommand(env), new ServeCommand(env), new IdentityCommands.Grant(env),
+                new IdentityCommands.Revoke(env), new IdentityCommands.Principals(env), new TrainingCommand());
     }
 }

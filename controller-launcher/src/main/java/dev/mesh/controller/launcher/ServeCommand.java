@@ -85,6 +85,9 @@ final class ServeCommand implements Callable<Integer> {
             description = "A mesh file whose nodes, modules and assignments are loaded when the store is empty.")
     private Path mesh;
 
+    /** A class of the development parts' embedded PostgreSQL, to find whether they are there. */
+    private static final String EMBEDDED_SERVER = "io.zonky.test.db.postgres.embedded.EmbeddedPostgres";
+
     /** Where {@code serve --dev} listens unless told otherwise. */
     static final String DEV_HTTP = "127.0.0.1:7300";
 
@@ -97,6 +100,7 @@ final class ServeCommand implements Callable<Integer> {
         if (!dev) {
             return serveMesh();
         }
+        requireDevelopmentParts();
         if (http == null) {
             http = DEV_HTTP;
         }
@@ -162,6 +166,21 @@ final class ServeCommand implements Callable<Integer> {
         LOG.info("controller stopping signal={}", stop.await());
         stop.close();
         return 0;
+    }
+
+    /**
+     * {@code --dev} runs an embedded PostgreSQL, whose server and unpacking come in the development parts
+     * ({@code lib/dev}): the production archive leaves them out (docs/operations.md, "The bundle").
+     */
+    private static void requireDevelopmentParts() {
+        try {
+            Class.forName(EMBEDDED_SERVER, false, ServeCommand.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new CommandException("serve --dev needs the development parts (the embedded PostgreSQL), which the "
+                    + "production bundle leaves out; unpack mesh-controller-dev.tar.gz (built beside "
+                    + "mesh-controller.tar.gz) over it: tar -xzf mesh-controller-dev.tar.gz in the directory that "
+                    + "holds mesh-controller/", e);
+        }
     }
 
     /**

