@@ -22,7 +22,8 @@ final class ReadCommands {
 
     @Command(name = "status", mixinStandardHelpOptions = true, versionProvider = JarVersion.class,
             description = "The running controller's role, fencing epoch and since when, the controller it took "
-                    + "over from, counts of the inventory and the current plan's summary.",
+                    + "over from, counts of the inventory and the current plan's summary; how it last took the plan "
+                    + "lock (gap, lock wait), the verbs' calls and failures, and in a mesh the bus's counts.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:the controller answered", ClientCommand.EXIT_1, ClientCommand.EXIT_2,
                 ClientCommand.EXIT_3})
@@ -55,8 +56,23 @@ final class ReadCommands {
             if (name.equals("bus") && value.isObject()) {
                 return bus(value);
             }
+            if (name.equals("verbs") && value.isObject()) {
+                return value.path("calls").asLong() + " calls, " + value.path("failed").asLong() + " failed";
+            }
+            if (name.equals("handover") && value.isObject()) {
+                return handover(value);
+            }
             String text = value.isValueNode() ? value.asString("") : value.toString();
             return text.isEmpty() ? "none" : text;
+        }
+
+        /** How the lock was last taken: {@code planned from ctl-a at T, gap 37 ms, lock wait 2 ms}. */
+        private static String handover(JsonNode handover) {
+            String from = handover.path("from").asString("");
+            JsonNode gap = handover.path("gapMs");
+            return handover.path("how").asString() + (from.isEmpty() ? "" : " from " + from) + " at "
+                    + handover.path("at").asString() + ", gap " + (gap.isNumber() ? gap.asLong() + " ms" : "none")
+                    + ", lock wait " + handover.path("lockWaitMs").asLong() + " ms";
         }
 
         /**

@@ -107,6 +107,14 @@ class ClientCommandsTest {
     }
 
     @Test
+    void status_tellsHowTheLockWasTaken_onOneLine() {
+        Cli.Run run = controller.run("status");
+
+        assertThat(run.lines()).anySatisfy(line -> assertThat(line).matches(
+                "handover: first at \\S+, gap none, lock wait \\d+ ms"));
+    }
+
+    @Test
     void status_json_isTheVerbsResult() {
         controller.withExampleMesh();
 

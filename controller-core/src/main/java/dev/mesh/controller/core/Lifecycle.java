@@ -51,6 +51,22 @@ public final class Lifecycle {
         }
     }
 
+    /**
+     * The last time this controller took the plan lock: what {@code status} and the metrics tell of the
+     * handover and of the lock's wait.
+     *
+     * @param tenure the tenure taken, with how the lock passed and the gap
+     * @param waited how long {@link PlanLock#acquire()} took: waiting for the lock and advancing the epoch
+     */
+    public record Taking(Tenure tenure, Duration waited) {
+
+        /** Checks the parts. */
+        public Taking {
+            Objects.requireNonNull(tenure, "tenure");
+            Objects.requireNonNull(waited, "waited");
+        }
+    }
+
     /** The kind of the event {@link #activate(Events)} publishes. */
     public static final String HANDOVER = "handover";
 
@@ -58,6 +74,7 @@ public final class Lifecycle {
     private final Clock clock;
     private final Object transitions = new Object();
     private volatile Status status;
+    private volatile Taking taking;
 
     private Lifecycle(PlanLock lock, String instance, Clock clock) {
         this.lock = lock;
@@ -153,7 +170,10 @@ public final class Lifecycle {
             if (now.role() == Role.RELEASING) {
                 throw new IllegalStateException(now.instance() + " is releasing; it cannot become active again");
             }
+            Instant asked = clock.instant();
             Tenure tenure = lock.acquire();
+            Duration waited = Duration.between(asked, clock.instant());
+            taking = new Taking(tenure, waited.isNegative() ? Duration.ZERO : waited);
             status = new Status(Role.ACTIVE, tenure.epoch(), tenure.since(), now.instance(), tenure.previous(),
                     now.instance());
             return new Activation(status, tenure);
@@ -253,6 +273,14 @@ public final class Lifecycle {
                     holder.map(PlanLock.Holder::epoch).orElse(now.epoch()));
         }
         return status;
+    }
+
+    /**
+     * @return the last time this controller took the plan lock, as long as it runs (a standby that was
+     *     active keeps it); empty when it never did; never blocks
+     */
+    public Optional<Taking> lastTaking() {
+        return Optional.ofNullable(taking);
     }
 
     /** @return the role, epoch and peers as of now; never blocks */

@@ -8,6 +8,7 @@ import dev.mesh.controller.mcp.McpDispatcher;
 import dev.mesh.controller.mcp.McpHttpServer;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -145,6 +146,19 @@ public final class Assembly implements AutoCloseable {
      */
     public McpHttpServer serveHttp(McpHttpServer.Config config) {
         return closer.open(McpHttpServer.start(dispatcher, config));
+    }
+
+    /**
+     * Serves the verbs over MCP as {@link #serveHttp(McpHttpServer.Config)} does, and the metrics on
+     * {@code GET /metrics} beside them.
+     *
+     * @param config where and with which token
+     * @param metrics what {@code GET /metrics} answers
+     * @return the running server; {@link #close()} stops it
+     * @throws dev.mesh.controller.mcp.McpException when the address cannot be listened on
+     */
+    McpHttpServer serveHttp(McpHttpServer.Config config, McpHttpServer.Metrics metrics) {
+        return closer.open(McpHttpServer.start(dispatcher, config, Optional.of(metrics)));
     }
 
     /** Stops the transports, then the renewal of {@code status}. */

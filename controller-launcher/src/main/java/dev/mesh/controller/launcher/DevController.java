@@ -82,9 +82,10 @@ final class DevController implements AutoCloseable {
             LoggedEvents events = new LoggedEvents();
             long epoch = ports.lifecycle().activate(events).epoch();
             ports.inventory().report(LocalNode.detect());
+            PrometheusMetrics metrics = new PrometheusMetrics(ports.lifecycle());
             Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(ports.inventory(), ports.licences(),
-                    ports.lifecycle(), events, ports.requests(), Layout.DEFAULT, Clock.systemUTC()),
-                    Identity.ANYONE, JarVersion.version()));
+                    ports.lifecycle(), events, ports.requests(), Layout.DEFAULT, Clock.systemUTC())
+                    .withCalls(metrics), Identity.ANYONE, JarVersion.version()));
             String loaded = mesh.map(loader -> MeshLoader.isEmpty(ports.inventory())
                     ? "loaded " + loader.load(ports.inventory(), assembly.verbs())
                     : "the store holds a mesh already; --mesh was not loaded again").orElse("");
@@ -93,7 +94,7 @@ final class DevController implements AutoCloseable {
             assembly.renewStatus(Assembly.STATUS_EVERY);
             assembly.keepActive(KEEP_ACTIVE_EVERY);
             McpHttpServer server = assembly.serveHttp(new McpHttpServer.Config(http, allowRemote, token,
-                    LocalNode.NAME, McpHttpServer.Config.DEFAULT_MAX_CONCURRENT));
+                    LocalNode.NAME, McpHttpServer.Config.DEFAULT_MAX_CONCURRENT), metrics.exposition());
             writeUrl(directory, server);
             LOG.info("controller started mode=dev state={} url={} epoch={}", directory, server.endpoint(), epoch);
             return new DevController(directory, server, epoch, loaded, opened);

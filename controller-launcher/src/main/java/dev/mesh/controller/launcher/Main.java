@@ -4,6 +4,7 @@ import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.cli.MeshCommands;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
@@ -26,7 +27,38 @@ public final class Main {
      * @param args the command line
      */
     public static void main(String[] args) {
+        System.setProperty(LOG_FORMAT, logFormat(args, System.getenv(), System.err));
         System.exit(forArguments(args, System.getenv(), System.in, System.out).execute(args));
+    }
+
+    /** The variable (and, set by {@link #main}, the system property) that logback.xml picks its appender by. */
+    static final String LOG_FORMAT = "MESH_LOG_FORMAT";
+
+    /**
+     * Which log format to set up before anything logs (Logback configures itself at the first logger): serve's
+     * {@code --log-format} when given, else {@code MESH_LOG_FORMAT}, else text. Picocli checks the option's
+     * value afterwards; a variable with another value is warned about, and text is used.
+     *
+     * @param args the command line
+     * @param env the environment
+     * @param err where a warning goes
+     * @return {@code text} or {@code json}
+     */
+    static String logFormat(String[] args, Map<String, String> env, PrintStream err) {
+        for (int i = 0; i < args.length; i++) {
+            String value = args[i].startsWith("--log-format=") ? args[i].substring("--log-format=".length())
+                    : args[i].equals("--log-format") && i + 1 < args.length ? args[i + 1] : null;
+            if (value != null) {
+                return value.equals("json") ? "json" : "text";
+            }
+        }
+        String variable = env.getOrDefault(LOG_FORMAT, "text");
+        if (!variable.equals("text") && !variable.equals("json")) {
+            err.println("mesh-controller: warning: " + LOG_FORMAT + "=" + variable + " is neither text nor json; "
+                    + "logging as text (set it to json for one JSON object per line)");
+            return "text";
+        }
+        return variable;
     }
 
     /**

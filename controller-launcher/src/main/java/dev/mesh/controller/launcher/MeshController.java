@@ -117,7 +117,9 @@ final class MeshController implements AutoCloseable {
 
             Execution execution = Execution.of(new Execution.Ports(store.inventory(), deliveries, builders, natsEvents,
                     Layout.DEFAULT, clock));
-            Executor executor = Executor.start(execution, store.lifecycle(), EXECUTOR_TICK, new LoggedRounds());
+            PrometheusMetrics metrics = new PrometheusMetrics(store.lifecycle());
+            Executor executor = Executor.start(execution, store.lifecycle(), EXECUTOR_TICK,
+                    metrics.counting(new LoggedRounds()));
             opened.onClose(executor::close);
             Events events = (kind, payload) -> {
                 if (Lifecycle.HANDOVER.equals(kind)) {
@@ -132,7 +134,8 @@ final class MeshController implements AutoCloseable {
             FactsIn facts = opened.open(FactsIn.start(nats, store.inventory(), clock));
             Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(store.inventory(), store.licences(),
                     store.lifecycle(), events, store.requests(), Layout.DEFAULT, clock,
-                    new BusWire(broker, facts, reports, natsEvents)), identity, JarVersion.version()));
+                    new BusWire(broker, facts, reports, natsEvents), metrics), identity, JarVersion.version()));
+            BusMetrics.register(metrics.registry(), broker, facts, reports, natsEvents);
             assembly.renewStatus(Assembly.STATUS_EVERY);
             assembly.watchLock(LOCK_WATCH_EVERY);
 
@@ -142,7 +145,7 @@ final class MeshController implements AutoCloseable {
             Handover handover = Handover.start(store.lifecycle(), consumers, SETTLE, events);
             opened.onClose(handover::stop);
             StandbyWarmup.start(assembly.verbs(), identity, JarVersion.version(), store.lifecycle());
-            Optional<McpHttpServer> server = http.map(assembly::serveHttp);
+            Optional<McpHttpServer> server = http.map(listen -> assembly.serveHttp(listen, metrics.exposition()));
             awaitActive(store.lifecycle(), READY_WAIT);
             Lifecycle.Status status = store.lifecycle().status();
             LOG.info("controller started mode=mesh instance={} role={} epoch={} broker={} nats={}{}", instance,

@@ -88,6 +88,16 @@ final class ServeCommand implements Callable<Integer> {
     /** A class of the development parts' embedded PostgreSQL, to find whether they are there. */
     private static final String EMBEDDED_SERVER = "io.zonky.test.db.postgres.embedded.EmbeddedPostgres";
 
+    /** The log formats of {@code --log-format}. */
+    enum LogFormat { text, json }
+
+    // Read by Main before anything logs (Main.logFormat); declared here so that picocli checks and documents it.
+    @Option(names = "--log-format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "The log's format on standard error: text (one line per event, 'event key=value ...'; "
+                    + "the default, or MESH_LOG_FORMAT) or json (one JSON object per line). Valid values: "
+                    + "${COMPLETION-CANDIDATES}.")
+    private LogFormat logFormat;
+
     /** Where {@code serve --dev} listens unless told otherwise. */
     static final String DEV_HTTP = "127.0.0.1:7300";
 

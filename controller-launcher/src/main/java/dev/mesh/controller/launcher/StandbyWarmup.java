@@ -2,6 +2,7 @@ package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.VerbCalls;
 import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.mcp.Envelope;
@@ -50,7 +51,7 @@ final class StandbyWarmup {
         this.dispatcher = McpDispatcher.of(verbs, (principal, verb) -> {
             identity.allows(principal, verb);
             return !Verbs.mutates(verb);
-        }, version);
+        }, version, VerbCalls.NONE);
         this.lifecycle = lifecycle;
     }
 

@@ -10,7 +10,9 @@ import dev.mesh.controller.mcp.internal.Origins;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
@@ -28,9 +30,16 @@ final class HttpExchanges implements HttpHandler {
     private final String principal;
     private final ExchangeThreads threads;
     private final Semaphore serving;
+    private final Optional<McpHttpServer.Metrics> metrics;
+    /** Whether {@code GET /metrics} needs the token: on any address but loopback. */
+    private final boolean metricsNeedToken;
 
-    HttpExchanges(McpDispatcher dispatcher, McpHttpServer.Config config, ExchangeThreads threads) {
+    HttpExchanges(McpDispatcher dispatcher, McpHttpServer.Config config, ExchangeThreads threads,
+            Optional<McpHttpServer.Metrics> metrics) {
         this.dispatcher = dispatcher;
+        this.metrics = metrics;
+        InetAddress address = config.address().getAddress();
+        this.metricsNeedToken = address == null || !address.isLoopbackAddress();
         this.token = config.token();
         this.principal = config.principal();
         this.threads = threads;
@@ -49,6 +58,10 @@ final class HttpExchanges implements HttpHandler {
 
     private void serve(HttpExchange exchange) throws IOException {
         Headers headers = exchange.getRequestHeaders();
+        if (metrics.isPresent() && exchange.getRequestURI().getRawPath().equals(McpHttpServer.METRICS_PATH)) {
+            serveMetrics(exchange, metrics.get());
+            return;
+        }
         if (!exchange.getRequestURI().getRawPath().equals(McpHttpServer.PATH)) {
             refuse(exchange, 404, "not found: the MCP endpoint is " + McpHttpServer.PATH);
             return;
@@ -104,6 +117,50 @@ final class HttpExchanges implements HttpHandler {
             throw new IOException("the request was read after the read timeout");
         }
         answer(exchange, dispatch(body));
+    }
+
+    /**
+     * {@code GET /metrics}: the origin checked as for the verbs, the token only off loopback (docs/operations.md),
+     * and no request body read.
+     */
+    private void serveMetrics(HttpExchange exchange, McpHttpServer.Metrics served) throws IOException {
+        Headers headers = exchange.getRequestHeaders();
+        if (!Origins.allowed(headers.getFirst("Origin"))) {
+            refuse(exchange, 403, "forbidden: the origin " + headers.getFirst("Origin") + " is not this machine; "
+                    + "the metrics are served to loopback origins only");
+            return;
+        }
+        if (metricsNeedToken && !authorized(headers.getFirst("Authorization"))) {
+            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"" + Handshake.SERVER_NAME + "\"");
+            refuse(exchange, 401, "unauthorized: off loopback the metrics need Authorization: Bearer <token>, the "
+                    + "token in the controller's state directory (file " + BearerToken.FILE_NAME + "); Prometheus "
+                    + "sends it with authorization: credentials_file");
+            return;
+        }
+        String method = exchange.getRequestMethod();
+        if (!method.equals("GET") && !method.equals("HEAD")) {
+            exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+            refuse(exchange, 405, "method not allowed: " + method + "; the metrics are read with GET");
+            return;
+        }
+        byte[] body;
+        try {
+            body = served.body().get();
+        } catch (RuntimeException e) {
+            // The transport boundary, as for the verbs: the scraper gets a status, the log the cause.
+            LOG.warn("metrics scrape failed reason=\"{}\"", e.toString(), e);
+            refuse(exchange, 500, "internal error: the metrics could not be rendered; the controller logged why");
+            return;
+        }
+        exchange.getResponseHeaders().set("Content-Type", served.contentType());
+        if (method.equals("HEAD")) {
+            exchange.sendResponseHeaders(200, -1);
+            return;
+        }
+        exchange.sendResponseHeaders(200, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
     }
 
     private McpDispatcher.Exchange dispatch(byte[] body) throws IOException {

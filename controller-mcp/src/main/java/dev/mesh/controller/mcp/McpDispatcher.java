@@ -2,14 +2,17 @@ package dev.mesh.controller.mcp;
 
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Tool;
+import dev.mesh.controller.core.VerbCalls;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.MeshException;
 import dev.mesh.controller.mcp.internal.Handshake;
 import dev.mesh.controller.mcp.internal.JsonRpc;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,15 +41,18 @@ public final class McpDispatcher {
 
     private static final Logger LOG = LoggerFactory.getLogger(McpDispatcher.class);
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final Set<String> VERB_NAMES = Set.copyOf(Verbs.names());
 
     private final Verbs verbs;
     private final Identity identity;
     private final String serverVersion;
+    private final VerbCalls calls;
 
-    private McpDispatcher(Verbs verbs, Identity identity, String serverVersion) {
+    private McpDispatcher(Verbs verbs, Identity identity, String serverVersion, VerbCalls calls) {
         this.verbs = Objects.requireNonNull(verbs, "verbs");
         this.identity = Objects.requireNonNull(identity, "identity");
         this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
+        this.calls = Objects.requireNonNull(calls, "calls");
     }
 
     /**
@@ -56,7 +62,21 @@ public final class McpDispatcher {
      * @return the dispatcher
      */
     public static McpDispatcher of(Verbs verbs, Identity identity, String serverVersion) {
-        return new McpDispatcher(verbs, identity, serverVersion);
+        return new McpDispatcher(verbs, identity, serverVersion, verbs.calls());
+    }
+
+    /**
+     * A dispatcher whose calls are counted elsewhere than where the verbs' are: {@link VerbCalls#NONE} for
+     * calls that are no one's (a standby warming its path up).
+     *
+     * @param verbs the verbs
+     * @param identity who may call which verb
+     * @param serverVersion the controller's version, told in {@code serverInfo}
+     * @param calls where each {@code tools/call} is told, with its verb, outcome and duration
+     * @return the dispatcher
+     */
+    public static McpDispatcher of(Verbs verbs, Identity identity, String serverVersion, VerbCalls calls) {
+        return new McpDispatcher(verbs, identity, serverVersion, calls);
     }
 
     /**
@@ -122,6 +142,35 @@ public final class McpDispatcher {
     }
 
     private JsonNode respond(JsonRpc.Request request, Envelope envelope) {
+        if (!request.method().equals("tools/call")) {
+            return answer(request, envelope);
+        }
+        long started = System.nanoTime();
+        JsonNode answer = answer(request, envelope);
+        calls.called(verbLabel(request.params()), outcome(answer), Duration.ofNanos(System.nanoTime() - started));
+        return answer;
+    }
+
+    /** @return the verb a {@code tools/call} names when it is one, {@link VerbCalls#UNKNOWN_VERB} otherwise */
+    private static String verbLabel(ObjectNode params) {
+        JsonNode name = params.get("name");
+        return name != null && name.isString() && VERB_NAMES.contains(name.asString()) ? name.asString()
+                : VerbCalls.UNKNOWN_VERB;
+    }
+
+    /** @return the outcome of a {@code tools/call}'s answer: ok, the tool error's code, or the JSON-RPC error's kind */
+    private static String outcome(JsonNode answer) {
+        JsonNode error = answer.get("error");
+        if (error != null) {
+            return error.path("code").asInt() == JsonRpc.INTERNAL_ERROR ? VerbCalls.INTERNAL_ERROR
+                    : VerbCalls.PROTOCOL_ERROR;
+        }
+        JsonNode result = answer.path("result");
+        return result.path("isError").asBoolean(false) ? result.path("structuredContent").path("code").asString()
+                : VerbCalls.OK;
+    }
+
+    private JsonNode answer(JsonRpc.Request request, Envelope envelope) {
         try {
             JsonNode result = switch (request.method()) {
                 case "initialize" -> Handshake.initialize(request.params(), serverVersion);

@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +19,8 @@ import org.slf4j.LoggerFactory;
  * Every request needs the bearer token; browsers' non-loopback origins are refused; a body over
  * 1 MiB is refused with {@code 413}; a client that takes longer than {@link Config#readTimeout} to send
  * its request is closed, and does not hold up the others. See docs/mcp.md for every status it answers.
+ * Started with {@link Metrics}, it also answers {@code GET /metrics} with them: without the token on a
+ * loopback address (what a local Prometheus scrapes), with it on any other (docs/operations.md).
  *
  * <p>Thread-safe; {@link #stop()} may be called from any thread, more than once.
  */
@@ -24,6 +28,25 @@ public final class McpHttpServer implements AutoCloseable {
 
     /** The path of the MCP endpoint. */
     public static final String PATH = "/mcp";
+    /** The path of the metrics, when the server was started with some. */
+    public static final String METRICS_PATH = "/metrics";
+
+    /**
+     * What {@code GET /metrics} answers: the controller's metrics, rendered when asked.
+     *
+     * @param contentType the media type of the body, e.g. Prometheus's text format
+     *     {@code text/plain; version=0.0.4; charset=utf-8}
+     * @param body renders the metrics as of now; called on the exchange's thread, once per request, and
+     *     must be thread-safe; a failure is answered with {@code 500}
+     */
+    public record Metrics(String contentType, Supplier<byte[]> body) {
+
+        /** Checks the parts. */
+        public Metrics {
+            Objects.requireNonNull(contentType, "contentType");
+            Objects.requireNonNull(body, "body");
+        }
+    }
 
     /**
      * How many connections may be open with a request being read or served at once; one more is closed
@@ -128,6 +151,20 @@ public final class McpHttpServer implements AutoCloseable {
      *     is not allowed, cannot be resolved, or cannot be bound
      */
     public static McpHttpServer start(McpDispatcher dispatcher, Config config) {
+        return start(dispatcher, config, Optional.empty());
+    }
+
+    /**
+     * Binds and starts serving, with {@code GET /metrics} when {@code metrics} are given.
+     *
+     * @param dispatcher what answers the messages
+     * @param config where to listen and whom to serve
+     * @param metrics what {@code GET /metrics} answers; empty for none ({@code 404})
+     * @return the running server
+     * @throws McpException ({@link McpException.Kind#SETUP}) as {@link #start(McpDispatcher, Config)}
+     */
+    public static McpHttpServer start(McpDispatcher dispatcher, Config config, Optional<Metrics> metrics) {
+        Objects.requireNonNull(metrics, "metrics");
         InetSocketAddress address = config.address();
         if (address.isUnresolved()) {
             throw McpException.setup("cannot listen on " + address.getHostString() + ":" + address.getPort()
@@ -148,7 +185,7 @@ public final class McpHttpServer implements AutoCloseable {
         }
         // Reading a request happens on the executor's threads; each is bounded there (docs/mcp.md, "Slow clients").
         ExchangeThreads threads = new ExchangeThreads("mcp-http-", MAX_OPEN_EXCHANGES, config.readTimeout());
-        server.createContext("/", new HttpExchanges(dispatcher, config, threads));
+        server.createContext("/", new HttpExchanges(dispatcher, config, threads, metrics));
         server.setExecutor(threads);
         server.start();
         InetSocketAddress bound = server.getAddress();

@@ -4,6 +4,7 @@ import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.VerbCalls;
 import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
@@ -27,10 +28,16 @@ final class Fixtures {
 
     final MemoryInventory inventory = new MemoryInventory();
     final MemoryEvents events = new MemoryEvents();
-    final Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, LocalLifecycle.active(), events,
-            new MemoryRequestRecords(), Layout.DEFAULT, Clock.systemUTC()));
+    final Verbs verbs;
 
     Fixtures() {
+        this(VerbCalls.NONE);
+    }
+
+    /** @param calls where the verbs' calls are counted */
+    Fixtures(VerbCalls calls) {
+        verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, LocalLifecycle.active(), events,
+                new MemoryRequestRecords(), Layout.DEFAULT, Clock.systemUTC()).withCalls(calls));
         inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
         inventory.report(new Node("beta", "10.0.0.2", "debian-12"));
         inventory.report(new Node("gamma", "10.0.0.3", "debian-12"));

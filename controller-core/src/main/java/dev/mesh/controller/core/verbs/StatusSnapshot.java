@@ -2,9 +2,13 @@ package dev.mesh.controller.core.verbs;
 
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Sighting;
+import dev.mesh.controller.core.Tenure;
+import dev.mesh.controller.core.VerbCalls;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -46,10 +50,14 @@ record StatusSnapshot(int nodes, int silent, int modules, int assignments, Map<S
 
     /**
      * @param life this controller's place in the life cycle, as of now
+     * @param taking the last time this controller took the plan lock; empty for never, and then no
+     *     {@code handover}
+     * @param calls the verbs' calls counted so far; empty for none counted, and then no {@code verbs}
      * @param wire what the transports counted when last read; empty for none, and then no {@code bus}
      * @return the {@code status} answer
      */
-    Map<String, Object> answer(Lifecycle.Status life, Map<String, Object> wire) {
+    Map<String, Object> answer(Lifecycle.Status life, Optional<Lifecycle.Taking> taking,
+            Optional<VerbCalls.Tally> calls, Map<String, Object> wire) {
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("role", life.role().label());
         status.put("epoch", life.epoch());
@@ -64,9 +72,28 @@ record StatusSnapshot(int nodes, int silent, int modules, int assignments, Map<S
         status.put("assignments", assignments);
         status.put("plan", new TreeMap<>(plan));
         status.put("asOf", asOf.toString());
+        taking.ifPresent(took -> status.put("handover", handover(took)));
+        calls.ifPresent(tally -> {
+            Map<String, Object> verbs = new LinkedHashMap<>();
+            verbs.put("calls", tally.calls());
+            verbs.put("failed", tally.failed());
+            status.put("verbs", verbs);
+        });
         if (!wire.isEmpty()) {
             status.put("bus", wire);
         }
         return status;
+    }
+
+    /** @return how this controller last took the lock: {@code how}, {@code from}, {@code at}, {@code gapMs}, {@code lockWaitMs} */
+    private static Map<String, Object> handover(Lifecycle.Taking taking) {
+        Tenure tenure = taking.tenure();
+        Map<String, Object> handover = new LinkedHashMap<>();
+        handover.put("how", tenure.takeover().label());
+        handover.put("from", tenure.previous());
+        handover.put("at", tenure.since().toString());
+        handover.put("gapMs", tenure.gap().map(Duration::toMillis).orElse(null));
+        handover.put("lockWaitMs", taking.waited().toMillis());
+        return handover;
     }
 }

@@ -10,6 +10,7 @@ import dev.mesh.controller.core.Plan;
 import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.VerbCalls;
 import dev.mesh.controller.core.Wire;
 import dev.mesh.controller.core.plan.IncrementalPlanner;
 import dev.mesh.controller.manifest.Layout;
@@ -70,9 +71,11 @@ public final class Verbs {
      *     are read from
      * @param wire what the transports counted, for {@code status}'s {@code bus} ({@link Wire#NONE} for no
      *     broker and no bus)
+     * @param calls where the dispatcher counts the verbs' calls, and {@code status} reads them
+     *     ({@link VerbCalls#NONE} to count none)
      */
     public record Ports(Inventory inventory, Licences licences, Lifecycle lifecycle, Events events,
-            RequestRecords requests, Layout layout, Clock clock, Wire wire) {
+            RequestRecords requests, Layout layout, Clock clock, Wire wire, VerbCalls calls) {
 
         /** Checks that every part is given. */
         public Ports {
@@ -84,6 +87,32 @@ public final class Verbs {
             Objects.requireNonNull(layout, "layout");
             Objects.requireNonNull(clock, "clock");
             Objects.requireNonNull(wire, "wire");
+            Objects.requireNonNull(calls, "calls");
+        }
+
+        /**
+         * The ports of a controller whose verbs' calls are not counted ({@link VerbCalls#NONE}).
+         *
+         * @param inventory the record of the mesh
+         * @param licences the modules' licences
+         * @param lifecycle the gate mutating verbs pass
+         * @param events where changes are told
+         * @param requests where mutating requests' outcomes are kept by request id
+         * @param layout the directory roots of the mesh
+         * @param clock where time is read from
+         * @param wire what the transports counted
+         */
+        public Ports(Inventory inventory, Licences licences, Lifecycle lifecycle, Events events,
+                RequestRecords requests, Layout layout, Clock clock, Wire wire) {
+            this(inventory, licences, lifecycle, events, requests, layout, clock, wire, VerbCalls.NONE);
+        }
+
+        /**
+         * @param calls where the verbs' calls are counted
+         * @return these ports with {@code calls}
+         */
+        public Ports withCalls(VerbCalls calls) {
+            return new Ports(inventory, licences, lifecycle, events, requests, layout, clock, wire, calls);
         }
 
         /**
@@ -137,6 +166,11 @@ public final class Verbs {
      */
     public static List<String> names() {
         return TOOLS.stream().map(Tool::name).toList();
+    }
+
+    /** @return where the calls of these verbs are counted: the dispatchers over them tell it each call */
+    public VerbCalls calls() {
+        return ports.calls();
     }
 
     /** @return every verb as a tool, in a stable order */
@@ -279,7 +313,7 @@ public final class Verbs {
         renew();
         // Not Map.copyOf: the wire's order is the order shown, and a value may be null.
         wire = Collections.unmodifiableMap(new LinkedHashMap<>(ports.wire().counts()));
-        return MAPPER.valueToTree(status.answer(lifecycle.status(), wire));
+        return MAPPER.valueToTree(answer());
     }
 
     /** Renews {@code status}'s snapshot; a store that fails is what the snapshot then says. */
@@ -303,7 +337,11 @@ public final class Verbs {
         if (status == StatusSnapshot.NONE) {
             refresh();
         }
-        return status.answer(lifecycle.status(), wire);
+        return answer();
+    }
+
+    private Map<String, Object> answer() {
+        return status.answer(lifecycle.status(), lifecycle.lastTaking(), ports.calls().tally(), wire);
     }
 
     private <T> T refreshing(T result) {

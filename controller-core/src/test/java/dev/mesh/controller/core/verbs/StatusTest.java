@@ -11,6 +11,7 @@ import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.Sighting;
+import dev.mesh.controller.core.VerbCalls;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.Wire;
 import dev.mesh.controller.core.memory.ForwardingInventory;
@@ -243,5 +244,36 @@ class StatusTest {
         public Set<String> requested() {
             return read(delegate.requested());
         }
+    }
+
+    @Test
+    void status_ofAnActiveController_tellsHowItTookTheLock() {
+        JsonNode handover = call("status", "{}").path("handover");
+
+        assertThat(handover.path("how").asString()).isEqualTo("first");
+        assertThat(handover.path("from").asString()).isEmpty();
+        assertThat(handover.path("gapMs").isNull()).isTrue();
+        assertThat(handover.path("lockWaitMs").isIntegralNumber()).isTrue();
+    }
+
+    @Test
+    void status_withoutCountedCalls_hasNoVerbs_andWithThem_tellsCallsAndFailures() {
+        assertThat(call("status", "{}").has("verbs")).isFalse();
+
+        Verbs counted = Verbs.of(new Verbs.Ports(memory, Licences.NONE, LocalLifecycle.active(), new MemoryEvents(),
+                RequestRecords.NONE, Layout.DEFAULT, Clock.fixed(NOW, ZoneOffset.UTC)).withCalls(new VerbCalls() {
+                    @Override
+                    public void called(String verb, String outcome, java.time.Duration took) {
+                    }
+
+                    @Override
+                    public Optional<Tally> tally() {
+                        return Optional.of(new Tally(7, 2));
+                    }
+                }));
+        JsonNode status = counted.call("status", JSON.readTree("{}"));
+
+        assertThat(status.path("verbs").path("calls").asLong()).isEqualTo(7);
+        assertThat(status.path("verbs").path("failed").asLong()).isEqualTo(2);
     }
 }

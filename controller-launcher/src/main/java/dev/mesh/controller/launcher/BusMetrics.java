@@ -1,0 +1,80 @@
+package dev.mesh.controller.launcher;
+
+import dev.mesh.controller.bus.Broker;
+import dev.mesh.controller.bus.BusException;
+import dev.mesh.controller.bus.FactsIn;
+import dev.mesh.controller.bus.NatsEvents;
+import dev.mesh.controller.bus.ReportsIn;
+import dev.mesh.controller.bus.Topology;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The bus's counts as metrics (docs/operations.md): read from the bus's parts when scraped — the same counts
+ * {@code status}'s {@code bus} shows ({@link BusWire}) — never counted a second time. Thread-safe, as the
+ * parts' {@code counts()} are.
+ */
+final class BusMetrics {
+
+    private static final String PREFIX = PrometheusMetrics.PREFIX;
+
+    private BusMetrics() {
+    }
+
+    /**
+     * Registers the bus's metrics.
+     *
+     * @param registry where
+     * @param broker the broker, whose dead-letter queue is counted at each scrape (one round trip; absent
+     *     when the broker does not answer)
+     * @param facts the facts in
+     * @param reports the reports in
+     * @param events the events out
+     */
+    static void register(PrometheusRegistry registry, Broker broker, FactsIn facts, ReportsIn reports,
+            NatsEvents events) {
+        counter(registry, "facts_received_total", "Facts messages received from hosts on NATS",
+                () -> facts.counts().received());
+        counter(registry, "facts_written_total", "Facts written to the inventory", () -> facts.counts().written());
+        byReason(registry, "facts_dropped_total", "Facts messages dropped, by reason",
+                () -> facts.counts().dropped(), FactsIn.Drop::label);
+        counter(registry, "reports_received_total", "Reports received from hosts and builders",
+                () -> reports.counts().received());
+        counter(registry, "reports_accepted_total", "Reports accepted and recorded",
+                () -> reports.counts().accepted());
+        counter(registry, "reports_requeued_total", "Reports given back to the queue to be tried again",
+                () -> reports.counts().requeued());
+        byReason(registry, "reports_rejected_total", "Reports rejected (dead-lettered), by reason",
+                () -> reports.counts().rejected(), ReportsIn.Rejection::label);
+        counter(registry, "events_published_total", "Events published on NATS",
+                () -> events.counts().published());
+        byReason(registry, "events_failed_total", "Events that could not be published, by reason",
+                () -> events.counts().failed(), NatsEvents.Failure::label);
+        GaugeWithCallback.builder().name(PREFIX + "dead_letters")
+                .help("Messages waiting in the queue mesh-controller.dead (absent when the broker does not answer)")
+                .callback(callback -> {
+                    try {
+                        callback.call(Topology.deadLetters(broker));
+                    } catch (BusException e) {
+                        // Absent from this scrape: the broker's own state says why, and status tells it.
+                    }
+                }).register(registry);
+    }
+
+    private static void counter(PrometheusRegistry registry, String name, String help, LongSupplier count) {
+        CounterWithCallback.builder().name(PREFIX + name).help(help)
+                .callback(callback -> callback.call(count.getAsLong())).register(registry);
+    }
+
+    private static <E extends Enum<E>> void byReason(PrometheusRegistry registry, String name, String help,
+            Supplier<Map<E, Long>> counts, Function<E, String> label) {
+        CounterWithCallback.builder().name(PREFIX + name).help(help).labelNames("reason")
+                .callback(callback -> counts.get().forEach((reason, count) -> callback.call(count,
+                        label.apply(reason)))).register(registry);
+    }
+}
