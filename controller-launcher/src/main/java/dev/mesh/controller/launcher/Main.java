@@ -1,21 +1,28 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.cli.Failures;
+import dev.mesh.controller.cli.GenesisCommand;
 import dev.mesh.controller.cli.MeshCommands;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine;
 
 /**
  * Entry point of the {@code mesh-controller} command: the command line of {@code controller-cli}
- * with the commands that need the store added — {@code prepare}, {@code serve}, {@code grant},
+ * with {@code genesis} (its default archive beside the bundle directory the launcher script names) and
+ * the commands that need the store added — {@code prepare}, {@code serve}, {@code grant},
  * {@code revoke} and {@code principals} — and the process's environment given to it; {@code mcp} forwards
  * over the broker when the environment names one ({@link BrokerUpstreams}). Every failure becomes text and an exit code in one place,
  * {@link Failures}: no stack trace ever reaches the user.
  */
 public final class Main {
+
+    /** The system property the launcher script sets to its bundle directory. */
+    static final String BUNDLE_PROPERTY = "mesh.controller.bundle";
 
     private Main() {
     }
@@ -26,7 +33,16 @@ public final class Main {
      * @param args the command line
      */
     public static void main(String[] args) {
-        System.exit(commandLine(System.getenv()).execute(args));
+        System.exit(commandLine(System.getenv(), System.in, System.out, bundleDirectory()).execute(args));
+    }
+
+    /**
+     * The bundle directory the launcher script runs from, as it passes it ({@code -Dmesh.controller.bundle});
+     * {@code genesis} takes the archive beside it. Empty when Java was started otherwise (from the build's
+     * classes, say).
+     */
+    private static Optional<Path> bundleDirectory() {
+        return Optional.ofNullable(System.getProperty(BUNDLE_PROPERTY)).filter(s -> !s.isBlank()).map(Path::of);
     }
 
     /**
@@ -49,7 +65,22 @@ public final class Main {
      * @return a new command line, not shared
      */
     static CommandLine commandLine(Map<String, String> env, InputStream in, OutputStream out) {
-        return MeshCommands.commandLine(env, in, out, List.of(new PrepareCommand(env), new ServeCommand(env),
+        return commandLine(env, in, out, Optional.empty());
+    }
+
+    /**
+     * The whole command tree, with {@code mcp} on the streams given and {@code genesis} taking its default
+     * archive beside {@code bundle}.
+     *
+     * @param env the environment the commands read their configuration from
+     * @param in where {@code mcp} reads its client's messages
+     * @param out where {@code mcp} writes its answers
+     * @param bundle the bundle directory this command runs from; empty when not run from a bundle
+     * @return a new command line, not shared
+     */
+    static CommandLine commandLine(Map<String, String> env, InputStream in, OutputStream out, Optional<Path> bundle) {
+        return MeshCommands.commandLine(env, in, out, List.of(new GenesisCommand(bundle), new PrepareCommand(env),
+                new ServeCommand(env),
                 new IdentityCommands.Grant(env), new IdentityCommands.Revoke(env),
                 new IdentityCommands.Principals(env)), new BrokerUpstreams());
     }
