@@ -19,7 +19,12 @@ import dev.mesh.controller.manifest.Layout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -116,6 +121,39 @@ class GenesisImportTest {
                 "mesh-controller: MESH_GENESIS_FILE=" + bad + " has 2 problems; nothing was started: write it again "
                         + "with mesh-controller genesis, or unset MESH_GENESIS_FILE");
         assertThat(Failures.of(e, 2).exitCode()).isEqualTo(1);
+    }
+
+    @Test
+    void serve_genesisFileWithProblems_exits1_withItsLocatedProblems_beforeConnectingToAnything() throws IOException {
+        Path bad = Files.writeString(dir.resolve("bad.json"), "{\"nodes\": [], \"modules\": [], \"assignments\": {}}");
+        Map<String, String> env = new HashMap<>();
+        for (String database : List.of("INVENTORY", "IDENTITY", "LICENCES")) {
+            env.put("MESH_STORE_" + database + "_FILE", credentials(database.toLowerCase(Locale.ROOT) + ".json",
+                    "{\"user\": \"u\", \"password\": \"p\", \"database\": \"d\"}"));
+            env.put("MESH_STORE_" + database + "_PORT", "127.0.0.1:1"); // nothing listens: a connection would fail
+        }
+        env.put("MESH_BROKER_ADDRESS_FILE", credentials("broker.json",
+                "{\"user\": \"u\", \"password\": \"p\", \"vhost\": \"v\"}"));
+        env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:1");
+        env.put("MESH_BUS_NATS_FILE", credentials("nats.json", "{\"url\": \"nats://127.0.0.1:1\"}"));
+        env.put("MESH_GENESIS_FILE", bad.toString());
+
+        Cli.Run run = Cli.run(env, "serve");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err().lines().toList()).hasSize(2).first().asString()
+                .isEqualTo(bad + ":1:45: /assignments: \"assignments\" of the mesh file must be an array […], but it "
+                        + "is an object");
+        assertThat(run.err().lines().toList().getLast()).isEqualTo("mesh-controller: MESH_GENESIS_FILE=" + bad
+                + " has 1 problem; nothing was started: write it again with mesh-controller genesis, or unset "
+                + "MESH_GENESIS_FILE");
+        assertThat(run.out()).isEmpty();
+    }
+
+    private String credentials(String name, String json) throws IOException {
+        Path file = Files.writeString(dir.resolve(name), json);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        return file.toString();
     }
 
     private static Lifecycle active() {
