@@ -128,10 +128,11 @@ public final class GenesisCommand implements Callable<Integer> {
                     + "directory that does not exist yet (genesis creates it)");
         }
         try (Stream<Path> entries = Files.list(target)) {
-            List<String> names = entries.map(p -> p.getFileName().toString()).sorted().limit(4).toList();
+            List<String> names = entries.map(p -> p.getFileName().toString()).sorted().limit(5).toList();
             if (!names.isEmpty()) {
                 throw new ParameterException(spec.commandLine(), "--out " + out + " is not empty (it holds "
-                        + String.join(", ", names) + (names.size() == 4 ? ", …" : "") + "); genesis writes a new "
+                        + String.join(", ", names.subList(0, Math.min(4, names.size()))) + (names.size() == 5 ? ", …" : "")
+                        + "); genesis writes a new "
                         + "directory whole: remove it (or move it away), or choose another --out");
             }
         } catch (IOException e) {
