@@ -92,6 +92,9 @@ final class MeshController implements AutoCloseable {
      * @return the running controller
      * @throws dev.mesh.controller.manifest.MeshException when a part cannot be reached or refuses (the
      *     store's, the bus's category), or a schema is behind; what was opened is closed again
+     * @throws CommandException when {@code MESH_GENESIS_FILE} names a file with problems (its located problems
+     *     are the cause): before anything connects. Once active, the controller imports that file into an
+     *     inventory without assignments ({@link GenesisImport})
      */
     static MeshController start(Config.Serve config, Optional<McpHttpServer.Config> http) {
         // Before anything connects: a genesis file with problems stops the start with them.
