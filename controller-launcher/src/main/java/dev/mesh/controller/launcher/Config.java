@@ -40,7 +40,9 @@ import tools.jackson.databind.JsonNode;
  *   <li>{@code MESH_BROKER_MANAGEMENT_FILE} (JSON {@code {"user","password"}}) and
  *       {@code MESH_BROKER_MANAGEMENT_PORT}: optional, both or neither;
  *   <li>{@code MESH_BUS_NATS_FILE}: JSON {@code {"url", "user"?, "password"?, "token"?}}; a
- *       {@code "creds"} file (NKey) is refused, as the controller cannot sign with one.
+ *       {@code "creds"} file (NKey) is refused, as the controller cannot sign with one;
+ *   <li>{@code MESH_GENESIS_FILE}: optional, the inventory {@code genesis} wrote, which the first active
+ *       {@code serve} imports into an empty store.
  * </ul>
  *
  * <p>No secret appears in a message or in a {@code toString()}. A credentials file that group or
@@ -77,10 +79,12 @@ final class Config {
      * @param certificate the CA the broker's certificate must chain to; empty for plain AMQP on loopback
      * @param management the broker's management API, when it is configured
      * @param nats the bus
+     * @param genesis the inventory {@code genesis} wrote, for the first active controller to import into an
+     *     empty store; empty when {@code MESH_GENESIS_FILE} is not set. The file may not exist: nothing to import
      * @param warnings one line per credentials file readable by others, for standard error
      */
     record Serve(Stores stores, BrokerAddress broker, Optional<Path> certificate,
-            Optional<BrokerManagement> management, NatsAddress nats, List<String> warnings) {
+            Optional<BrokerManagement> management, NatsAddress nats, Optional<Path> genesis, List<String> warnings) {
 
         Serve {
             Objects.requireNonNull(stores, "stores");
@@ -88,6 +92,7 @@ final class Config {
             Objects.requireNonNull(certificate, "certificate");
             Objects.requireNonNull(management, "management");
             Objects.requireNonNull(nats, "nats");
+            Objects.requireNonNull(genesis, "genesis");
             warnings = List.copyOf(warnings);
         }
     }
@@ -154,7 +159,9 @@ final class Config {
         Optional<Path> certificate = certificate(variables, broker);
         Optional<BrokerManagement> management = management(variables);
         NatsAddress nats = nats(variables);
-        return variables.check(() -> new Serve(stores, broker, certificate, management, nats, variables.warnings()));
+        Optional<Path> genesis = genesis(variables);
+        return variables.check(() -> new Serve(stores, broker, certificate, management, nats, genesis,
+                variables.warnings()));
     }
 
     /**
@@ -319,6 +326,25 @@ final class Config {
         } catch (UnknownHostException e) {
             return false;
         }
+    }
+
+    /**
+     * {@code MESH_GENESIS_FILE}, optional: the inventory {@code genesis} wrote. A file that does not exist is no
+     * problem (nothing to import: the host removed it, or this is not the first start); a directory is. The
+     * file's content is read by {@code serve} itself, which reports its problems located in it.
+     */
+    private static Optional<Path> genesis(Variables variables) {
+        String variable = "MESH_GENESIS_FILE";
+        String value = variables.value(variable);
+        if (value == null) {
+            return Optional.empty();
+        }
+        Path file = Path.of(value);
+        if (Files.isDirectory(file)) {
+            variables.problem(variable + "=" + value + ": it is a directory; give the path of the inventory.json that "
+                    + "mesh-controller genesis wrote, or unset " + variable);
+        }
+        return Optional.of(file);
     }
 
     private static NatsAddress nats(Variables variables) {

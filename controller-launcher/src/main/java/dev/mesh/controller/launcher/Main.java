@@ -1,22 +1,28 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.cli.Failures;
+import dev.mesh.controller.cli.GenesisCommand;
 import dev.mesh.controller.cli.MeshCommands;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine;
 
 /**
  * Entry point of the {@code mesh-controller} command: the command line of {@code controller-cli}
  * with the commands that need the store added — {@code prepare}, {@code serve}, {@code grant},
- * {@code revoke} and {@code principals} — and the process's environment given to it; {@code mcp} forwards
+ * {@code revoke} and {@code principals} —, {@code genesis} given the bundle it runs from, and the process's environment given to it; {@code mcp} forwards
  * over the broker when the environment names one ({@link BrokerUpstreams}). Every failure becomes text and an exit code in one place,
  * {@link Failures}: no stack trace ever reaches the user.
  */
 public final class Main {
+
+    /** The system property the launcher script sets to its bundle directory. */
+    static final String BUNDLE_PROPERTY = "mesh.controller.bundle";
 
     private Main() {
     }
@@ -81,7 +87,21 @@ public final class Main {
      * @return a new command line, not shared
      */
     static CommandLine commandLine(Map<String, String> env, InputStream in, OutputStream out) {
-        return MeshCommands.commandLine(env, in, out, controllerCommands(env), new BrokerUpstreams());
+        return commandLine(env, in, out, Optional.empty());
+    }
+
+    /**
+     * The whole command tree, with {@code mcp} on the streams given and {@code genesis} taking its default
+     * archive beside {@code bundle}.
+     *
+     * @param env the environment the commands read their configuration from
+     * @param in where {@code mcp} reads its client's messages
+     * @param out where {@code mcp} writes its answers
+     * @param bundle the bundle directory this command runs from; empty when not run from a bundle
+     * @return a new command line, not shared
+     */
+    static CommandLine commandLine(Map<String, String> env, InputStream in, OutputStream out, Optional<Path> bundle) {
+        return MeshCommands.commandLine(env, in, out, controllerCommands(env, bundle), new BrokerUpstreams());
     }
 
     /**
@@ -95,12 +115,23 @@ public final class Main {
      * @return a new command line, not shared
      */
     static CommandLine forArguments(String[] args, Map<String, String> env, InputStream in, OutputStream out) {
-        return MeshCommands.forArguments(args, env, in, out, controllerCommands(env), new BrokerUpstreams());
+        return MeshCommands.forArguments(args, env, in, out, controllerCommands(env, bundleDirectory()),
+                new BrokerUpstreams());
     }
 
-    /** The commands that need the store, or make the bundle, added to controller-cli's. */
-    private static List<Object> controllerCommands(Map<String, String> env) {
-        return List.of(new PrepareCommand(env), new ServeCommand(env), new IdentityCommands.Grant(env),
-                new IdentityCommands.Revoke(env), new IdentityCommands.Principals(env), new TrainingCommand());
+    /**
+     * The bundle directory the launcher script runs from, as it passes it ({@code -Dmesh.controller.bundle});
+     * {@code genesis} takes the archive beside it. Empty when Java was started otherwise (from the build's
+     * classes, say).
+     */
+    private static Optional<Path> bundleDirectory() {
+        return Optional.ofNullable(System.getProperty(BUNDLE_PROPERTY)).filter(s -> !s.isBlank()).map(Path::of);
+    }
+
+    /** The commands that need the store, or make the bundle or a mesh, added to controller-cli's. */
+    private static List<Object> controllerCommands(Map<String, String> env, Optional<Path> bundle) {
+        return List.of(new GenesisCommand(bundle), new PrepareCommand(env), new ServeCommand(env),
+                new IdentityCommands.Grant(env), new IdentityCommands.Revoke(env), new IdentityCommands.Principals(env),
+                new TrainingCommand());
     }
 }

@@ -33,6 +33,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,11 +92,17 @@ final class MeshController implements AutoCloseable {
      * @return the running controller
      * @throws dev.mesh.controller.manifest.MeshException when a part cannot be reached or refuses (the
      *     store's, the bus's category), or a schema is behind; what was opened is closed again
+     * @throws CommandException when {@code MESH_GENESIS_FILE} names a file with problems (its located problems
+     *     are the cause): before anything connects. Once active, the controller imports that file into an
+     *     inventory without assignments ({@link GenesisImport})
      */
     static MeshController start(Config.Serve config, Optional<McpHttpServer.Config> http) {
+        // Before anything connects: a genesis file with problems stops the start with them.
+        Optional<GenesisImport> genesis = GenesisImport.read(config.genesis());
         Closer opened = new Closer();
         Clock clock = Clock.systemUTC();
         String instance = Instance.id();
+        AtomicReference<Runnable> onActivated = new AtomicReference<>(() -> { });
         try {
             for (Database database : Database.values()) {
                 Migrations.of(database, config.stores().endpoint(database).dataSource()).requireUpToDate();
@@ -125,6 +132,7 @@ final class MeshController implements AutoCloseable {
                 if (Lifecycle.HANDOVER.equals(kind)) {
                     LOG.info("handover activated instance={} epoch={} previous={} how={} gapMs={}", instance,
                             payload.get("epochNew"), payload.get("from"), payload.get("how"), payload.get("gapMs"));
+                    onActivated.get().run();
                 }
                 natsEvents.publish(kind, payload);
                 executor.changed();
@@ -138,6 +146,8 @@ final class MeshController implements AutoCloseable {
             BusMetrics.register(metrics.registry(), broker, facts, reports, natsEvents);
             assembly.renewStatus(Assembly.STATUS_EVERY);
             assembly.watchLock(LOCK_WATCH_EVERY);
+            // Only the active controller writes: the first import of the genesis file follows an activation.
+            genesis.ifPresent(g -> onActivated.set(() -> g.activated(store.inventory(), assembly.verbs())));
 
             // A standby until the broker feeds it; each activation publishes mesh.events.handover and starts a round.
             BrokerConsumers consumers = opened.open(BrokerConsumers.of(broker, assembly.verbs(), identity,

@@ -11,8 +11,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -20,7 +22,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A mesh file's nodes, modules and assignments, to load into an empty store ({@code serve --dev
- * --mesh FILE}). The file is read and checked whole before anything is written; the modules are
+ * --mesh FILE}, and the inventory of {@code genesis} that the mesh's first {@code serve} imports:
+ * {@link GenesisImport}). The file is read and checked whole before anything is written; the modules are
  * pushed and assigned through the verbs, so that what the verbs refuse (a seat claimed twice, a
  * licence exceeded) stops the load the same way.
  */
@@ -74,25 +77,59 @@ final class MeshLoader {
         return ModuleVersion.parse(MAPPER.writeValueAsString(entry), where);
     }
 
+    /** @return the file's name as it was read */
+    String file() {
+        return file.file();
+    }
+
+    /** @return how many nodes, modules and assignments {@link #load} loads */
+    int nodes() {
+        return file.nodes().size();
+    }
+
+    int modules() {
+        return modules.size();
+    }
+
+    int assignments() {
+        return file.assignments().size();
+    }
+
+    /**
+     * Whether this mesh may be loaded into the inventory as the mesh's first: no assignment yet, and no
+     * module but this mesh's own versions (a load that a handover cut short is finished by the next one:
+     * pushing a version again and assigning again change nothing). Nodes do not count: hosts report
+     * themselves, possibly before the first controller is active.
+     *
+     * @return whether {@link #load} may run
+     */
+    boolean isFirstFor(Inventory inventory) {
+        Set<String> own = new HashSet<>();
+        modules.forEach(module -> own.add(module.module() + "@" + module.version()));
+        return inventory.assignments().isEmpty()
+                && inventory.modules().stream().allMatch(m -> own.contains(m.module() + "@" + m.version()));
+    }
+
     /** @return whether the inventory holds no module and no assignment yet */
     static boolean isEmpty(Inventory inventory) {
         return inventory.modules().isEmpty() && inventory.assignments().isEmpty();
     }
 
     /**
-     * Reports the nodes, pushes the modules and assigns them.
+     * Pushes the modules, reports the nodes and assigns the modules to them.
      *
      * @return what was loaded, for the start's output
      * @throws CommandException when a verb refuses a module or an assignment, naming it
      */
     String load(Inventory inventory, Verbs verbs) {
         Objects.requireNonNull(inventory, "inventory");
-        file.nodes().forEach(node -> inventory.report(new Node(node.name(), node.address(), node.system())));
+        // The pushes first: a controller that may not write (a standby) is refused before it reports a node.
         for (ModuleVersion module : modules) {
             ObjectNode arguments = JsonNodeFactory.instance.objectNode();
             arguments.put("manifest", module.document());
             call(verbs, "push", arguments, "module " + module.module());
         }
+        file.nodes().forEach(node -> inventory.report(new Node(node.name(), node.address(), node.system())));
         for (MeshFile.Assignment assignment : file.assignments()) {
             ObjectNode arguments = JsonNodeFactory.instance.objectNode();
             arguments.put("module", assignment.module());

@@ -130,6 +130,24 @@ class BundleIT {
     }
 
     @Test
+    void launcher_genesis_copiesTheArchiveBesideTheBundleDirectory_withoutBundleOption() throws Exception {
+        Path out = dir.resolve("genesis");
+        Path archive = BUNDLE.toAbsolutePath().normalize().resolveSibling("mesh-controller.tar.gz");
+
+        Run run = run(List.of(LAUNCHER.toString(), "genesis", "--mesh", "../examples/mesh.json", "--out",
+                out.toString()), Map.of("JAVA_HOME", System.getProperty("java.home"), "PATH", pathWithoutJava()));
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains(", from " + archive + "\n");
+        assertThat(Files.mismatch(out.resolve("mesh-controller.tar.gz"), archive)).isEqualTo(-1L);
+        Process check = new ProcessBuilder("sha256sum", "-c", "mesh-controller.tar.gz.sha256").directory(out.toFile())
+                .redirectErrorStream(true).start();
+        assertThat(check.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+                .isEqualTo("mesh-controller.tar.gz: OK\n");
+    }
+
+    @Test
     void launcher_throughSymlinks_findsItsBundle() throws IOException, InterruptedException {
         Path file = validManifest();
         Path bin = Files.createDirectories(dir.resolve("bin"));

@@ -78,6 +78,18 @@ class ConfigTest {
     }
 
     @Test
+    void forServe_genesisFile_optional_aMissingFileIsNoProblem_aDirectoryIs() throws IOException {
+        assertThat(Config.forServe(env).genesis()).isEmpty();
+
+        env.put("MESH_GENESIS_FILE", dir.resolve("state/genesis.json").toString());
+        assertThat(Config.forServe(env).genesis()).contains(dir.resolve("state/genesis.json"));
+
+        env.put("MESH_GENESIS_FILE", dir.toString());
+        assertThat(problems(Config::forServe)).containsExactly("MESH_GENESIS_FILE=" + dir + ": it is a directory; give "
+                + "the path of the inventory.json that mesh-controller genesis wrote, or unset MESH_GENESIS_FILE");
+    }
+
+    @Test
     void toString_neverShowsAPasswordOrToken() throws IOException {
         env.put("MESH_BUS_NATS_FILE", write("nats.json", "{\"url\": \"tls://nats.mesh.internal\", \"token\": \""
                 + TOKEN + "\"}"));

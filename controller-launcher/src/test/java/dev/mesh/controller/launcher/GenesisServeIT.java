@@ -1,0 +1,134 @@
+package dev.mesh.controller.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mesh.controller.bus.BrokerUpstream;
+import dev.mesh.controller.core.Role;
+import dev.mesh.controller.store.TestDatabases;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A new mesh from {@code genesis}'s files: the mesh's {@code serve} with {@code MESH_GENESIS_FILE}, on an
+ * empty store (the local PostgreSQL, RabbitMQ and NATS), imports the inventory once it is active — its
+ * {@code nodes} answers the genesis nodes and each node's declaration is the one genesis wrote — and a
+ * second start on that store does not import it again. The controller runs in this JVM.
+ */
+class GenesisServeIT {
+
+    @RegisterExtension
+    static final TestDatabases databases = TestDatabases.perClass();
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dir;
+
+    private MeshEnvironment mesh;
+    private Config.Serve config;
+    private MeshController controller;
+    private BrokerUpstream caller;
+
+    @BeforeEach
+    void genesis() throws Exception {
+        Path archive = Files.writeString(dir.resolve("mesh-controller.tar.gz"), "bytes");
+        Cli.Run run = Cli.run(Map.of(), "genesis", "--mesh", "../examples/mesh.json", "--out",
+                dir.resolve("genesis").toString(), "--bundle", archive.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        mesh = MeshEnvironment.create(databases, dir);
+        mesh.grantEveryVerb("guest");
+        Map<String, String> env = new HashMap<>(mesh.env());
+        env.put("MESH_GENESIS_FILE", dir.resolve("genesis/inventory.json").toString());
+        config = Config.forServe(env);
+    }
+
+    @AfterEach
+    void stop() {
+        close();
+        mesh.close();
+    }
+
+    @Test
+    void firstServe_importsTheGenesisInventory_nodesAndDeclarationsAsWritten_aSecondStartDoesNotImportAgain()
+            throws Exception {
+        start();
+        await("the genesis nodes", () -> names(call("nodes", Map.of()).path("nodes"), "name")
+                .containsAll(List.of("alpha", "beta", "gamma")));
+        await("the genesis assignments", () -> call("node", Map.of("name", "gamma")).path("modules").size() == 2);
+        assertThat(call("modules", Map.of()).path("modules")).hasSize(5);
+        for (String node : List.of("alpha", "beta", "gamma")) {
+            JsonNode written = JSON.readTree(dir.resolve("genesis/declarations/" + node + ".json").toFile());
+            assertThat(call("node", Map.of("name", node)).path("declaration").path("revision").asString())
+                    .as("the controller composes the declaration genesis wrote for " + node)
+                    .isEqualTo(written.path("revision").asString());
+        }
+        JsonNode unassigned = call("unassign", Map.of("module", "mesh-host", "node", "gamma"));
+        assertThat(unassigned.path("changed").asBoolean()).as(unassigned.toString()).isTrue();
+        close();
+
+        start();
+        await("active again", () -> controller.readyLine().contains(" " + Role.ACTIVE.label() + " "));
+        // A second import would assign mesh-host to gamma again: give it the time the first took, and more.
+        long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+        while (System.nanoTime() < deadline) {
+            assertThat(names(call("node", Map.of("name", "gamma")).path("modules"), null))
+                    .containsExactly("mesh-controller");
+            Thread.sleep(250);
+        }
+    }
+
+    private void start() {
+        controller = MeshController.start(config, Optional.empty());
+        caller = BrokerUpstream.connect(MeshController.brokerSettings(config), Duration.ofSeconds(20));
+    }
+
+    private void close() {
+        if (caller != null) {
+            caller.close();
+            caller = null;
+        }
+        if (controller != null) {
+            controller.close();
+            controller = null;
+        }
+    }
+
+    private JsonNode call(String verb, Map<String, Object> arguments) {
+        Map<String, Object> request = Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call", "params",
+                Map.of("name", verb, "arguments", arguments));
+        JsonNode result = caller.exchange(JSON.valueToTree(request)).orElseThrow().path("result");
+        assertThat(result.path("isError").asBoolean()).as(verb + ": " + result).isFalse();
+        return result.path("structuredContent");
+    }
+
+    private static List<String> names(JsonNode list, String field) {
+        List<String> names = new ArrayList<>();
+        list.forEach(entry -> names.add(field == null ? entry.asString() : entry.path(field).asString()));
+        return names;
+    }
+
+    private static void await(String what, BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + PATIENCE.toSeconds() + " s: " + what);
+            }
+            Thread.sleep(200);
+        }
+    }
+}
