@@ -67,7 +67,7 @@ class ClientCommandsTest {
         controller.withExampleMesh();
 
         assertThat(controller.run("status").lines()).contains("modules: 5", "assignments: 7",
-                "plan: 67 to create, 2 to remove, 5 to build");
+                "plan: 66 to create, 2 to remove, 5 to build");
     }
 
     @Test

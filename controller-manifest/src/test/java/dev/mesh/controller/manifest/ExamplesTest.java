@@ -84,8 +84,8 @@ class ExamplesTest {
                 "MESH_STORE_LICENCES_FILE", "MESH_STORE_LICENCES_PORT",
                 "MESH_BROKER_ADDRESS_FILE", "MESH_BROKER_ADDRESS_PORT",
                 "MESH_BROKER_MANAGEMENT_FILE", "MESH_BROKER_MANAGEMENT_PORT",
-                "MESH_BROKER_CERTIFICATE", "MESH_BUS_NATS_FILE");
-        assertThat(process.replaces()).containsExactly("mesh-controller");
+                "MESH_BROKER_CERTIFICATE", "MESH_BUS_NATS_FILE", "MESH_GENESIS_FILE");
+        assertThat(process.replaces()).containsExactly("server");
         assertThat(manifest.requirements()).containsExactly("mesh-broker", "mesh-store");
     }
 
