@@ -294,7 +294,7 @@ class ClientCommandsTest {
         assertThat(node.exitCode()).isZero();
         assertThat(node.lines()).contains("declaration: none (5 problems)");
         // push sends the file's text, so the controller locates problems in the file's own lines.
-        assertThat(node.lines().getLast()).matches("  manifest:59:41: /resources/3/env/MESH_BROKER_MANAGEMENT_PORT: no "
+        assertThat(node.lines().getLast()).matches("  manifest:53:41: /resources/2/env/MESH_BROKER_MANAGEMENT_PORT: no "
                 + "node holds the seat \"mesh-broker\" that .*");
         assertThat(plan.exitCode()).isEqualTo(1);
         assertThat(plan.lines()).hasSize(7).first().asString().contains(": no node holds the seat \"mesh-");
