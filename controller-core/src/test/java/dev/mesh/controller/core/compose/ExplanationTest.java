@@ -24,8 +24,8 @@ class ExplanationTest {
         assertThat(port.value()).isEqualTo("10.20.0.11:5432");
         assertThat(port.module()).isEqualTo("mesh-controller");
         assertThat(port.location().file()).endsWith("mesh-controller.json");
-        assertThat(port.location().pointer()).isEqualTo("/resources/3/env/MESH_STORE_INVENTORY_PORT");
-        assertThat(port.location().line()).isEqualTo(51);
+        assertThat(port.location().pointer()).isEqualTo("/resources/2/env/MESH_STORE_INVENTORY_PORT");
+        assertThat(port.location().line()).isEqualTo(45);
         assertThat(port.references()).singleElement().satisfies(reference -> {
             assertThat(reference.reference()).isEqualTo("${seat:mesh-store:5432}");
             assertThat(reference.value()).isEqualTo("10.20.0.11:5432");
