@@ -97,6 +97,33 @@ final class ServeProcess implements AutoCloseable {
         return serve;
     }
 
+    /**
+     * Starts the mesh's controller as a host does: {@code command} in {@code directory} (the unpacked bundle),
+     * with exactly {@code env} (nothing inherited), and waits for its ready line.
+     *
+     * @param logs a directory for the process's standard error
+     */
+    static ServeProcess startHosted(List<String> command, Path directory, Map<String, String> env, Path logs) {
+        Path err = logs.resolve("serve-hosted-" + System.nanoTime() + ".err");
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.PIPE)
+                .redirectError(err.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + command, e);
+        }
+        ServeProcess serve = new ServeProcess(null, "serve (hosted: " + String.join(" ", command) + ")", READY_MESH,
+                process, err);
+        serve.awaitReady();
+        return serve;
+    }
+
     /** Runs the launcher with these arguments to its exit. */
     static Run run(Path logs, String... args) {
         List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));

@@ -57,6 +57,9 @@ class VerbsOnPgInventoryIT {
                 .isNotEmpty().allMatch("inventory:module_versions/mesh-controller@0.1.0"::equals);
         withoutPositions(onMemory);
         withoutPositions(onStore);
+        // Each session's controller became active when it started: the two times differ, nothing else may.
+        List.of(onMemory, onStore).forEach(answers -> ((ObjectNode) answers.path("status").path("handover"))
+                .remove("at"));
         onMemory.properties().forEach(answer -> assertThat(onStore.get(answer.getKey()))
                 .as(answer.getKey()).isEqualTo(answer.getValue()));
     }
