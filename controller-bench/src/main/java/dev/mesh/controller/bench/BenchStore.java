@@ -109,7 +109,7 @@ final class BenchStore implements AutoCloseable {
     }
 
     /** Loads nodes and assignments in batches, and pushes the modules through the inventory. */
-    private static void load(DataSource database, Mesh mesh, IntFunction<String> documents) throws SQLException {
+    static void load(DataSource database, Mesh mesh, IntFunction<String> documents) throws SQLException {
         PgInventory loader = new PgInventory(database);
         for (int m = 0; m < SyntheticMesh.MODULES; m++) {
             loader.push(ModuleVersion.parse(documents.apply(m), "mod-" + m + ".json"));

@@ -407,18 +407,24 @@ class ServeDevIT {
 
     /** What the verbs tell of the store: the counts, the nodes and the plan. */
     private record Snapshot(JsonNode status, JsonNode nodes, JsonNode modules, JsonNode plan) {
-        /** The same without what a restart changes: the tenure (epoch, since) and the instance (host:pid). */
+        /**
+         * The same without what a restart changes: the tenure (epoch, since, how the lock was taken) and the
+         * instance (host:pid).
+         */
         Snapshot withoutTenure() {
             ObjectNode copy = ((ObjectNode) status).deepCopy();
-            copy.remove(List.of("epoch", "since", "instance", "previous", "active"));
+            copy.remove(List.of("epoch", "since", "instance", "previous", "active", "handover"));
             return new Snapshot(copy, nodes, modules, plan);
         }
     }
 
-    /** The verbs' answers, without when status read the store ({@code asOf}, where status tells it). */
+    /**
+     * The verbs' answers, without when status read the store ({@code asOf}, where status tells it) and the
+     * count of verb calls ({@code verbs}), which the snapshots' own calls change.
+     */
     private Snapshot snapshot() {
         ObjectNode status = (ObjectNode) client.callTool("status", object());
-        status.remove("asOf");
+        status.remove(List.of("asOf", "verbs"));
         return new Snapshot(status, client.callTool("nodes", object()), client.callTool("modules", object()),
                 client.callTool("plan", object()));
     }
