@@ -121,7 +121,8 @@ public record Manifest(String module, String version, String slug, List<Claim> c
 
     /**
      * @return every template of the manifest: access paths, own-secrets values, then each
-     *     resource's {@code run} and {@code env}, resources in document order
+     *     resource's {@code run} and {@code env} (and a container's mount sources), resources in
+     *     document order
      */
     public List<Template> templates() {
         var all = new java.util.ArrayList<Template>();
@@ -136,6 +137,7 @@ public record Manifest(String module, String version, String slug, List<Claim> c
                 case Resource.Container c -> {
                     all.addAll(c.run());
                     all.addAll(c.env().values());
+                    c.mounts().forEach(mount -> all.add(mount.source()));
                 }
                 case Resource.User u -> { }
                 case Resource.Directory d -> { }

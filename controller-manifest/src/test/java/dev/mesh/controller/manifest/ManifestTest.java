@@ -1,6 +1,7 @@
 package dev.mesh.controller.manifest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.util.List;
@@ -56,7 +57,8 @@ class ManifestTest {
         assertThat(server.env()).containsOnlyKeys("PGDATA", "BUS");
         assertThat(server.replaces()).containsExactly("postgres");
         assertThat(manifest.resources(Resource.Container.class).getFirst().mounts())
-                .containsExactly(new Mount("/srv/pg", "/var/lib/postgresql/data", AccessMode.WRITE));
+                .extracting(mount -> mount.source().text(), Mount::target, Mount::mode)
+                .containsExactly(tuple("/srv/pg", "/var/lib/postgresql/data", AccessMode.WRITE));
         assertThat(manifest.artifact("server")).get().extracting(Artifact::system).isEqualTo("debian-12");
         assertThat(manifest.requirements()).containsExactly("mesh-bus");
     }

@@ -121,8 +121,8 @@ final class Checks {
         String value = text(node, pointer, what);
         if (value != null && value.contains("${")) {
             error("template-not-allowed", what + " takes no templates, but \"" + value + "\" contains \"${\"; "
-                    + "templates are allowed only in accesses paths, own-secrets values and the run and env of "
-                    + "processes and containers", at(node, pointer));
+                    + "templates are allowed only in accesses paths, own-secrets values, container mount sources "
+                    + "and the run and env of processes and containers", at(node, pointer));
             return null;
         }
         return value;

@@ -35,7 +35,6 @@ public final class ManifestReader {
     private static final List<String> CLAIM = List.of("name", "scope");
     private static final List<String> ACCESS = List.of("path", "mode");
     private static final Map<String, Scope> SCOPES = ResourceReader.ordered("mesh", Scope.MESH, "node", Scope.NODE);
-    private static final Set<Kind> PATH_KINDS = EnumSet.of(Kind.DIR, Kind.SECRET, Kind.NODE, Kind.MODULE);
     private static final Set<Kind> SECRET_KINDS = EnumSet.of(Kind.DIR, Kind.NODE, Kind.MODULE);
     private static final java.util.function.Predicate<String> ANY = value -> true;
 
@@ -231,7 +230,7 @@ public final class ManifestReader {
         Json path = Fields.value(object, "path");
         Json mode = Fields.value(object, "mode");
         Template template = fields.get(path, object, pointer, "path", true, "this access", "an absolute path template",
-                (n, p) -> fields.template(n, p, "access path", PATH_KINDS, true));
+                (n, p) -> fields.template(n, p, "access path", Fields.PATH_KINDS, true));
         AccessMode access = fields.word(mode, object, pointer, "mode", true, "this access", "access mode",
                 ResourceReader.MODES);
         return template == null || access == null ? null : new Access(template, access);
