@@ -35,7 +35,7 @@ final class Fields {
     Fields(Checks checks, Declared declared) {
         this.checks = checks;
         this.declared = declared;
-        this.templates = new TemplateSyntax(checks.problems());
+        this.templates = new TemplateSyntax(checks.problems(), checks.warnings());
     }
 
     /** The value of {@code key} in {@code object}, or {@code null}; for objects read without a dispatch. */
