@@ -90,6 +90,7 @@ public final class EmbeddedStore implements AutoCloseable {
      */
     public static EmbeddedStore start(Path state) {
         Path directory = Objects.requireNonNull(state, "state").toAbsolutePath();
+        Thread.ofVirtual().name("embedded-store-preload").start(EmbeddedStore::preload);
         StateDirectory files;
         StateLock lock;
         try {
@@ -143,6 +144,17 @@ public final class EmbeddedStore implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Loads jOOQ by rendering a query, on a thread of its own while the server starts (a process of
+     * its own, mostly waited for): a cold JVM's first jOOQ query costs a second or more of class
+     * loading, which otherwise came after the server was up, before the schemas could be checked.
+     * Nothing is executed; whichever thread comes first waits for the other's class loading.
+     */
+    private static void preload() {
+        DSL.using(SQLDialect.POSTGRES).select(field(name("version"), String.class))
+                .from(table(name("flyway_schema_history"))).orderBy(field(name("installed_rank"))).getSQL();
     }
 
     /**
