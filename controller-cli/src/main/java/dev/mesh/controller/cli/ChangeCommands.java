@@ -162,6 +162,10 @@ final class ChangeCommands {
             String module = text(result, "module") + " " + text(result, "version");
             out.println(result.path("changed").asBoolean(false) ? "pushed " + module
                     : module + " was pushed already; nothing changed");
+            if (!result.path("warnings").isEmpty()) {
+                // Located in the file, as validate prints them (the controller's are in the JSON it received).
+                FileResult.read(file).problems().forEach(problem -> out.println("warning: " + problem));
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.mesh.controller.cli;
 
 import dev.mesh.controller.mcp.BearerToken;
+import dev.mesh.controller.mcp.McpException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -8,13 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Where the running controller is, and the bearer token it wants, as the client commands and
@@ -40,8 +38,6 @@ record ControllerAddress(URI endpoint, String source, BearerToken token, List<St
     static final Path DEFAULT_STATE = Path.of(".mesh-dev");
     /** The file of the state directory that holds the endpoint of the controller serving from it. */
     static final String URL_FILE = "url";
-
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     ControllerAddress {
         consulted = List.copyOf(consulted);
@@ -164,27 +160,18 @@ record ControllerAddress(URI endpoint, String source, BearerToken token, List<St
                 + "--token-file not given, " + TOKEN_VARIABLE + " not set)");
     }
 
-    /** Reads a token file as {@link BearerToken#read} does, but at any path. */
+    /** Reads a token file as the controller does ({@link BearerToken#read(Path, String, java.util.function.Function)}). */
     private static BearerToken readToken(Path file, String source) {
         try {
-            try {
-                Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file);
-                if (!OWNER_ONLY.containsAll(mode)) {
-                    throw new ConfigException(List.of("the token file " + source + " has mode "
-                            + PosixFilePermissions.toString(mode) + ", so others may read it; run chmod 600 " + file));
-                }
-            } catch (UnsupportedOperationException e) {
-                // Not a POSIX file system: there is no mode to check.
-            }
-            return BearerToken.of(Files.readString(file, StandardCharsets.US_ASCII).strip());
-        } catch (NoSuchFileException e) {
-            throw new ConfigException(List.of("the token file " + source + " does not exist; give the file that "
-                    + "holds the controller's token with --token-file FILE (serve --dev writes it to <state>/token)"));
-        } catch (IOException e) {
-            throw new ConfigException(List.of("the token file " + source + " cannot be read (" + e + ")"));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(List.of("the token file " + source + " does not hold a token (visible ASCII "
-                    + "characters); give the file serve --dev wrote as <state>/token"));
+            return BearerToken.read(file, source, problem -> switch (problem) {
+                case MISSING -> "give the file that holds the controller's token with --token-file FILE (serve --dev "
+                        + "writes it to <state>/token)";
+                case SHARED -> "run chmod 600 " + file;
+                case NOT_A_TOKEN -> "give the file serve --dev wrote as <state>/token";
+                case UNREADABLE -> "";
+            });
+        } catch (McpException e) {
+            throw new ConfigException(List.of(e.getMessage()));
         }
     }
 

@@ -11,7 +11,7 @@ import java.util.Objects;
  * The outcome of checking one manifest file.
  *
  * @param file the file as the user named it
- * @param problems every problem of the file, in document order; empty when there are none
+ * @param problems every problem of the file, warnings included, in document order; empty when there are none
  */
 record FileResult(String file, List<Problem> problems) {
 
@@ -29,8 +29,7 @@ record FileResult(String file, List<Problem> problems) {
      */
     static FileResult read(Path path) {
         try {
-            Manifest.read(path);
-            return new FileResult(path.toString(), List.of());
+            return new FileResult(path.toString(), Manifest.check(path).warnings());
         } catch (ManifestException invalid) {
             return new FileResult(path.toString(), invalid.problems());
         }

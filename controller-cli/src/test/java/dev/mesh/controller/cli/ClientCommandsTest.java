@@ -364,6 +364,21 @@ class ClientCommandsTest {
     }
 
     @Test
+    void push_manifestWithAWarning_isPushed_andPrintsTheWarningLocatedInTheFile() throws IOException {
+        Path file = Files.writeString(dir.resolve("web.json"), "{\"module\": \"web\", \"version\": \"1\",\n"
+                + "  \"resources\": [{\"id\": \"c\", \"type\": \"container\", \"name\": \"c\", \"image\": \"i\", "
+                + "\"env\": {\"AT\": \"$<node:name>\"}}]}\n");
+
+        Cli.Run run = controller.run("push", file.toString());
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.lines()).hasSize(2);
+        assertThat(run.lines().getFirst()).isEqualTo("pushed web 1");
+        assertThat(run.lines().getLast()).startsWith("warning: " + file + ":2:92: /resources/0/env/AT: "
+                + "\"$<node:name>\" is literal text");
+    }
+
+    @Test
     void push_ofAFileThatIsNotJson_isRefusedBeforeSending_exits2_withTheLocation() throws IOException {
         Path file = Files.writeString(dir.resolve("web.json"), "{\n  \"module\": \"web\",\n  oops\n}\n");
 

@@ -51,6 +51,43 @@ class ValidateCommandTest {
         assertThat(run.err()).isEmpty();
     }
 
+    /** Line 3, column 74 is where {@code $<dir:data>} starts: literal text, a warning. */
+    private static final String OLD_FORM = """
+            {"module": "demo", "version": "1.0.0",
+              "resources": [{"id": "data", "type": "directory", "mode": "0700", "owner": "root"},
+                {"id": "c", "type": "container", "name": "c", "image": "i", "run": ["$<dir:data>"]}]}
+            """;
+
+    @Test
+    void validate_warningOnly_printsItAndValid_exits0() throws IOException {
+        Path file = write("old.json", OLD_FORM);
+
+        Cli.Run run = run("validate", file.toString());
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.lines()).containsExactly("warning: " + file + ":3:74: /resources/1/run/0: \"$<dir:data>\" is "
+                + "literal text, not a reference: references are written with braces; write \"${dir:data}\" for the "
+                + "reference, or leave it if the text is meant (did you mean \"${dir:data}\"?)", file + ": valid",
+                "1 file, 0 invalid, 1 problem (1 warning)");
+        assertThat(run.err()).isEmpty();
+    }
+
+    @Test
+    void validate_json_warningOnly_isValid_withTheWarningsSeverity() throws IOException {
+        Path file = write("old.json", OLD_FORM);
+
+        Cli.Run run = run("validate", "--json", file.toString());
+
+        assertThat(run.exitCode()).isZero();
+        JsonNode result = new JsonMapper().readTree(run.out()).get("files").get(0);
+        assertThat(result.get("valid").asBoolean()).isTrue();
+        assertThat(result.get("problems")).singleElement().satisfies(problem -> {
+            assertThat(problem.get("code").asString()).isEqualTo("template-angle-reference");
+            assertThat(problem.get("severity").asString()).isEqualTo("warning");
+            assertThat(problem.get("line").asInt()).isEqualTo(3);
+        });
+    }
+
     @Test
     void validate_invalidFile_printsLocatedProblems_exits1() throws IOException {
         Path file = write("invalid.json", UNKNOWN_FIELD);

@@ -129,7 +129,7 @@ public record Declaration(String node, String revision, List<Account> accounts, 
     /**
      * A mount of a legacy container.
      *
-     * @param source the path on the node
+     * @param source the path on the node, its template resolved ({@code ${dir:…}}, {@code ${secret:…}}, …)
      * @param target the path in the container
      * @param mode {@code read} or {@code write}
      */

@@ -39,7 +39,17 @@ public record ModuleVersion(Manifest manifest, String document, String digest) {
      */
     public static ModuleVersion parse(String document, String source) {
         Objects.requireNonNull(document, "document");
-        Manifest manifest = Manifest.parse(document.getBytes(StandardCharsets.UTF_8), source);
+        return from(Manifest.parse(document.getBytes(StandardCharsets.UTF_8), source), document);
+    }
+
+    /**
+     * The module version of a manifest already parsed from {@code document}.
+     *
+     * @param manifest the manifest parsed from {@code document}
+     * @param document the manifest's JSON text
+     * @return the module version, with the digest of the document's content
+     */
+    public static ModuleVersion from(Manifest manifest, String document) {
         Object content;
         try {
             content = MAPPER.readValue(document, Object.class);

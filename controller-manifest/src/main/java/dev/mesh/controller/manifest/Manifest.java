@@ -16,7 +16,8 @@ import java.util.TreeSet;
  *
  * <p>Obtain one with {@link #parse(String)}, {@link #parse(byte[], String)} or {@link #read(Path)};
  * they check every rule and throw a {@link ManifestException} carrying all problems of the
- * document. A {@code Manifest} is immutable and thread-safe.
+ * document. They drop warnings, which do not make a manifest invalid; {@link #check(byte[], String)}
+ * keeps them. A {@code Manifest} is immutable and thread-safe.
  *
  * @param module the module name
  * @param version the module version
@@ -67,7 +68,48 @@ public record Manifest(String module, String version, String slug, List<Claim> c
      * @throws ManifestException with every problem of the document
      */
     public static Manifest parse(byte[] json, String file) {
+        return ManifestReader.read(json, file).manifest();
+    }
+
+    /**
+     * A manifest that passed every check, with the warnings its text gave: problems of severity
+     * {@link Severity#WARNING}, which do not make it invalid (e.g. {@code $<dir:data>}, a reference
+     * written in an old form, which stays literal text).
+     *
+     * @param manifest the manifest
+     * @param warnings its warnings, in document order; empty when there are none
+     */
+    public record Checked(Manifest manifest, List<Problem> warnings) {
+
+        /** Checks and copies the parts. */
+        public Checked {
+            Objects.requireNonNull(manifest, "manifest");
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    /**
+     * Parses and checks a manifest from UTF-8 bytes, keeping its warnings, which {@link
+     * #parse(byte[], String)} drops.
+     *
+     * @param json the manifest document
+     * @param file the name problems are located in
+     * @return the manifest and its warnings
+     * @throws ManifestException when the document has an error, with every problem, warnings included
+     */
+    public static Checked check(byte[] json, String file) {
         return ManifestReader.read(json, file);
+    }
+
+    /**
+     * Reads, parses and checks a manifest file, keeping its warnings ({@link #check(byte[], String)}).
+     *
+     * @param path the manifest file
+     * @return the manifest and its warnings
+     * @throws ManifestException when the file cannot be read or has an error, with every problem
+     */
+    public static Checked check(Path path) {
+        return ManifestReader.read(path);
     }
 
     /**
@@ -79,7 +121,7 @@ public record Manifest(String module, String version, String slug, List<Claim> c
      * @throws ManifestException with every problem of the file
      */
     public static Manifest read(Path path) {
-        return ManifestReader.read(path);
+        return ManifestReader.read(path).manifest();
     }
 
     /** @return the resources of the given type, in document order */
@@ -121,7 +163,8 @@ public record Manifest(String module, String version, String slug, List<Claim> c
 
     /**
      * @return every template of the manifest: access paths, own-secrets values, then each
-     *     resource's {@code run} and {@code env}, resources in document order
+     *     resource's {@code run} and {@code env} (and a container's mount sources), resources in
+     *     document order
      */
     public List<Template> templates() {
         var all = new java.util.ArrayList<Template>();
@@ -136,6 +179,7 @@ public record Manifest(String module, String version, String slug, List<Claim> c
                 case Resource.Container c -> {
                     all.addAll(c.run());
                     all.addAll(c.env().values());
+                    c.mounts().forEach(mount -> all.add(mount.source()));
                 }
                 case Resource.User u -> { }
                 case Resource.Directory d -> { }

@@ -21,7 +21,10 @@ public final class ManifestException extends MeshException {
         this.problems = List.copyOf(problems);
     }
 
-    /** @return every problem of the document, in document order; never empty */
+    /**
+     * @return every problem of the document, in document order, warnings included; never empty,
+     *     and holding at least one error when it comes from a parser
+     */
     public List<Problem> problems() {
         return problems;
     }
@@ -30,7 +33,8 @@ public final class ManifestException extends MeshException {
         if (problems.isEmpty()) {
             throw new IllegalArgumentException("a ManifestException needs at least one problem");
         }
-        String first = problems.getFirst().toString();
+        // The first error, not a warning that stands before it.
+        String first = problems.stream().filter(Problem::isError).findFirst().orElse(problems.getFirst()).toString();
         return problems.size() == 1 ? first : first + " (and " + (problems.size() - 1) + " more problem" + (problems.size() == 2 ? ")" : "s)");
     }
 }

@@ -40,6 +40,19 @@ public record Problem(String code, Severity severity, String message, String hin
         return new Problem(code, Severity.ERROR, message, null, location, List.of());
     }
 
+    /**
+     * A warning without hint or related locations: something likely meant otherwise, which does
+     * not make the document invalid.
+     *
+     * @param code the stable code
+     * @param message what is likely wrong and how to fix it
+     * @param location where
+     * @return the problem
+     */
+    public static Problem warning(String code, String message, Location location) {
+        return new Problem(code, Severity.WARNING, message, null, location, List.of());
+    }
+
     /** @return a copy with the given hint */
     public Problem withHint(String newHint) {
         return new Problem(code, severity, message, newHint, location, related);

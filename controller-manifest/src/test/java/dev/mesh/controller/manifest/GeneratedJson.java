@@ -109,9 +109,11 @@ final class GeneratedJson {
                 assertThat(value).as("template %s is in a string at %s", problem, pointer).isNotEmpty();
                 assertThat(at.line()).as("line of %s", problem).isEqualTo(value.getFirst().line());
                 String line = text.lines().toList().get(at.line() - 1);
+                // A warning of the old form points at its "$<".
+                String start = code.equals("template-angle-reference") ? "$<" : "${";
                 if (!escaped.get(pointer).getFirst()) {
                     assertThat(line.substring(Math.min(line.length(), at.column() - 1)))
-                            .as("%s points at a \"${\" in line %s", problem, line).startsWith("${");
+                            .as("%s points at a \"%s\" in line %s", problem, start, line).startsWith(start);
                 }
             } else if (code.equals("unknown-field") || code.equals("duplicate-key")) {
                 assertThat(key).as("%s is where its key is written", problem).contains(at);

@@ -2,7 +2,9 @@ package dev.mesh.controller.manifest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -56,7 +58,8 @@ class ManifestTest {
         assertThat(server.env()).containsOnlyKeys("PGDATA", "BUS");
         assertThat(server.replaces()).containsExactly("postgres");
         assertThat(manifest.resources(Resource.Container.class).getFirst().mounts())
-                .containsExactly(new Mount("/srv/pg", "/var/lib/postgresql/data", AccessMode.WRITE));
+                .extracting(mount -> mount.source().text(), Mount::target, Mount::mode)
+                .containsExactly(tuple("/srv/pg", "/var/lib/postgresql/data", AccessMode.WRITE));
         assertThat(manifest.artifact("server")).get().extracting(Artifact::system).isEqualTo("debian-12");
         assertThat(manifest.requirements()).containsExactly("mesh-bus");
     }
@@ -213,5 +216,41 @@ class ManifestTest {
         });
         assertThat(Manifest.parse("{\"module\": \"" + module + "\", \"slug\": \"m\", \"version\": \"1\"}").slug())
                 .isEqualTo("m");
+    }
+
+    @Test
+    void check_referenceInTheOldAngleForm_isAWarningAtItsDollar_andTheManifestStaysValid() {
+        String json = """
+                {"module": "a", "version": "1",
+                 "resources": [{"id": "data", "type": "directory", "mode": "0700", "owner": "root"},
+                  {"id": "c", "type": "container", "name": "c", "image": "i", "env": {"DATA": "$<dir:data>"}}]}
+                """;
+
+        Manifest.Checked checked = Manifest.check(json.getBytes(StandardCharsets.UTF_8), "old.json");
+
+        assertThat(checked.warnings()).singleElement().satisfies(warning -> {
+            assertThat(warning.code()).isEqualTo("template-angle-reference");
+            assertThat(warning.severity()).isEqualTo(Severity.WARNING);
+            assertThat(warning.location()).isEqualTo(new Location("old.json", "/resources/1/env/DATA", 3, 80));
+            assertThat(warning.hint()).isEqualTo("did you mean \"${dir:data}\"?");
+        });
+        Resource.Container container = checked.manifest().resources(Resource.Container.class).getFirst();
+        assertThat(container.env().get("DATA").isLiteral()).isTrue();
+        assertThat(Manifest.parse(json.getBytes(StandardCharsets.UTF_8), "old.json")).isEqualTo(checked.manifest());
+    }
+
+    @Test
+    void check_oldAngleFormBesideAnError_isInTheException_whoseMessageIsTheError() {
+        String json = """
+                {"module": "a", "version": "1", "accesses": [{"path": "$<dir:data>/log", "mode": "read"}],
+                 "resources": [{"id": "data", "type": "directory", "mode": "0700", "owner": "root"}]}
+                """;
+
+        ManifestException thrown = catchThrowableOfType(ManifestException.class,
+                () -> Manifest.check(json.getBytes(StandardCharsets.UTF_8), "old.json"));
+
+        assertThat(thrown.problems()).extracting(Problem::code, Problem::severity).containsExactly(
+                tuple("invalid-path", Severity.ERROR), tuple("template-angle-reference", Severity.WARNING));
+        assertThat(thrown.getMessage()).contains("access path must be an absolute path");
     }
 }

@@ -161,12 +161,14 @@ class ParserProperties {
 
     // --- checks ------------------------------------------------------------------------------------
 
-    /** The problems of parsing {@code bytes}: empty when a manifest came back. Anything else thrown fails. */
+    /** The problems of parsing {@code bytes}: its warnings when a manifest came back. Anything else thrown fails. */
     static List<Problem> outcome(byte[] bytes) {
         try {
-            Manifest manifest = Manifest.parse(bytes, FILE);
-            assertThat(manifest).isNotNull();
-            return List.of();
+            // A valid manifest's warnings are located like any problem.
+            Manifest.Checked checked = Manifest.check(bytes, FILE);
+            assertThat(checked.manifest()).isNotNull();
+            assertThat(checked.warnings()).noneMatch(Problem::isError);
+            return checked.warnings();
         } catch (ManifestException e) {
             assertThat(e.problems()).isNotEmpty();
             return e.problems();

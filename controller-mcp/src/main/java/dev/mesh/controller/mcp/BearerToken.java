@@ -16,6 +16,7 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The secret every HTTP request carries ({@code Authorization: Bearer <token>}), and the file that
@@ -93,8 +94,21 @@ public final class BearerToken {
         }
     }
 
+    /** What is wrong with a token file; the caller says how to fix each in its own terms. */
+    public enum FileProblem {
+        /** There is no such file. */
+        MISSING,
+        /** Group or others may read or write it. */
+        SHARED,
+        /** It holds no token: empty, or other than visible ASCII characters. */
+        NOT_A_TOKEN,
+        /** It cannot be read (the reason is in the message). */
+        UNREADABLE
+    }
+
     /**
-     * Reads the token of {@code <stateDirectory>/token}, refusing a file that others may read.
+     * Reads the token of {@code <stateDirectory>/token}, refusing a file that others may read: what
+     * the controller does on start.
      *
      * @param stateDirectory the controller's state directory
      * @return the token
@@ -103,25 +117,53 @@ public final class BearerToken {
      */
     public static BearerToken read(Path stateDirectory) {
         Path file = stateDirectory.resolve(FILE_NAME);
+        return read(file, file.toString(), problem -> switch (problem) {
+            case MISSING -> "is the controller running with the state directory " + stateDirectory + "?";
+            case SHARED -> "run chmod 600 " + file + ", or delete it and restart the controller for a new one";
+            case NOT_A_TOKEN -> "delete it and restart the controller for a new one";
+            case UNREADABLE -> "";
+        });
+    }
+
+    /**
+     * Reads a token file at any path, refusing one that group or others may read or write (on a
+     * file system without POSIX modes there is no mode to check). The one reading of a token file,
+     * for the controller and its clients alike. Messages read {@code the token file SOURCE WHAT;
+     * FIX}.
+     *
+     * @param file the token file
+     * @param source how messages name the file: its path, and where that path came from
+     * @param fix the fix to say for each problem; {@code ""} for none
+     * @return the token
+     * @throws McpException ({@link McpException.Kind#SETUP}) when the file is missing, unreadable,
+     *     holds no token, or may be read by others
+     */
+    public static BearerToken read(Path file, String source, Function<FileProblem, String> fix) {
         try {
-            Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file);
-            if (!OWNER_ONLY.containsAll(mode)) {
-                throw McpException.setup("the token file " + file + " has mode "
-                        + PosixFilePermissions.toString(mode) + ", so others may read it; run chmod 600 " + file
-                        + ", or delete it and restart the controller for a new one", null);
+            try {
+                Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file);
+                if (!OWNER_ONLY.containsAll(mode)) {
+                    throw refused(source, "has mode " + PosixFilePermissions.toString(mode) + ", so others may read it",
+                            fix.apply(FileProblem.SHARED), null);
+                }
+            } catch (UnsupportedOperationException e) {
+                // Not a POSIX file system: there is no mode to check.
             }
             String value = Files.readString(file, StandardCharsets.US_ASCII).strip();
             if (value.isEmpty() || !value.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-                throw McpException.setup("the token file " + file + " does not hold a token (visible ASCII "
-                        + "characters); delete it and restart the controller for a new one", null);
+                throw refused(source, "does not hold a token (visible ASCII characters)",
+                        fix.apply(FileProblem.NOT_A_TOKEN), null);
             }
             return new BearerToken(value);
         } catch (NoSuchFileException e) {
-            throw McpException.setup("there is no token file " + file + "; is the controller running with the "
-                    + "state directory " + stateDirectory + "?", e);
-        } catch (IOException | UnsupportedOperationException e) {
-            throw McpException.setup("cannot read the token file " + file + " (" + e + ")", e);
+            throw refused(source, "does not exist", fix.apply(FileProblem.MISSING), e);
+        } catch (IOException e) {
+            throw refused(source, "cannot be read (" + e + ")", fix.apply(FileProblem.UNREADABLE), e);
         }
+    }
+
+    private static McpException refused(String source, String what, String fix, Throwable cause) {
+        return McpException.setup("the token file " + source + " " + what + (fix.isEmpty() ? "" : "; " + fix), cause);
     }
 
     /**

@@ -60,8 +60,8 @@ class BearerTokenTest {
     @Test
     void read_noFile_saysWhichFileWasLookedFor() {
         assertThatThrownBy(() -> BearerToken.read(state)).isInstanceOfSatisfying(McpException.class, e ->
-                assertThat(e.getMessage()).isEqualTo("there is no token file " + state.resolve("token") + "; is the "
-                        + "controller running with the state directory " + state + "?"));
+                assertThat(e.getMessage()).isEqualTo("the token file " + state.resolve("token") + " does not exist; is "
+                        + "the controller running with the state directory " + state + "?"));
     }
 
     @Test

@@ -10,6 +10,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +49,17 @@ class EmbeddedStoreIT {
             }
         }
         assertThat(Files.exists(state.resolve("postgres").resolve("postmaster.pid"))).as("stopped").isFalse();
+    }
+
+    @Test
+    void start_runsTheServerWithFsyncOn_thoughTheLibraryStartsItWithFsyncOff() {
+        try (EmbeddedStore store = EmbeddedStore.start(state)) {
+            DSLContext db = DSL.using(store.endpoint(Database.INVENTORY).dataSource(), SQLDialect.POSTGRES);
+            for (String setting : new String[] {"fsync", "synchronous_commit"}) {
+                assertThat(db.fetchValue(DSL.function(DSL.name("current_setting"), String.class, DSL.inline(setting))))
+                        .as(setting).isEqualTo("on");
+            }
+        }
     }
 
     @Test

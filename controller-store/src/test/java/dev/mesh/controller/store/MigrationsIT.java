@@ -68,6 +68,28 @@ class MigrationsIT {
         migrations.requireUpToDate();
     }
 
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void carriedChecksums_areTheOnesFlywayRecords(Database database) {
+        Endpoint endpoint = databases.empty(database);
+        Flyway.configure().dataSource(endpoint.dataSource()).locations(database.migrations()).load().migrate();
+
+        assertThat(CarriedMigrations.of(database).recordedIn(endpoint.dataSource())).isTrue();
+        assertThat(CarriedMigrations.of(database).recordedIn(databases.empty(database).dataSource())).isFalse();
+    }
+
+    @Test
+    void requireUpToDate_aMigrationChangedAfterItWasApplied_isNotTakenForUpToDate() {
+        Endpoint endpoint = databases.migrated(Database.INVENTORY);
+        DSL.using(endpoint.dataSource(), SQLDialect.POSTGRES).update(table(name("flyway_schema_history")))
+                .set(field(name("checksum"), Integer.class), 42).where(field(name("version")).eq("2")).execute();
+
+        assertThat(CarriedMigrations.of(Database.INVENTORY).recordedIn(endpoint.dataSource())).isFalse();
+        assertThatThrownBy(Migrations.of(Database.INVENTORY, endpoint.dataSource())::migrate)
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("the migrations recorded in it are not the ones this controller carries");
+    }
+
     @Test
     void inventoryOfTheControllerBefore_isBehind_andMigratesToDeliveries_keepingItsRequestsUnsent() {
         Endpoint endpoint = databases.empty(Database.INVENTORY);

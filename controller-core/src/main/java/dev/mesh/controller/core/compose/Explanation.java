@@ -45,7 +45,7 @@ public record Explanation(String node, String field, String value, String module
 
     /**
      * Explains every templated value of one node's declaration: process and container {@code run}
-     * and {@code env}, secret file paths and access paths. A value that does not resolve has no
+     * and {@code env}, container mount sources, secret file paths and access paths. A value that does not resolve has no
      * explanation; composition reports it as a problem.
      *
      * @param mesh the mesh
@@ -97,6 +97,10 @@ public record Explanation(String node, String field, String value, String module
                     case Resource.Container container -> {
                         list("containers/" + container.name() + "/run", container.run());
                         map("containers/" + container.name() + "/env", container.env());
+                        for (int i = 0; i < container.mounts().size(); i++) {
+                            one("containers/" + container.name() + "/mounts/" + i + "/source",
+                                    container.mounts().get(i).source());
+                        }
                     }
                     case Resource.User user -> {
                         // No templates.

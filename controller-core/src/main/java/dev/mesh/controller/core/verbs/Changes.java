@@ -11,6 +11,7 @@ import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.manifest.Problem;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,23 +75,31 @@ final class Changes {
 
     /**
      * @param document the manifest's JSON text
-     * @return the module, version and whether it is new
+     * @return the module, version and whether it is new, and its {@code warnings} when it has some
+     *     (they do not refuse it)
      * @throws VerbException {@code invalid} with every problem of the manifest, {@code conflict} for
      *     other content under a version pushed before
      */
     Map<String, Object> push(String document) {
-        ModuleVersion version;
+        Manifest.Checked checked;
         try {
-            version = ModuleVersion.parse(document, "manifest");
+            checked = Manifest.check(document.getBytes(StandardCharsets.UTF_8), "manifest");
         } catch (ManifestException e) {
+            Problem first = e.problems().stream().filter(Problem::isError).findFirst().orElse(e.problems().getFirst());
             throw new VerbException(VerbException.Code.INVALID, problems(e.problems()),
-                    "/manifest" + e.problems().getFirst().location().pointer(), e);
+                    "/manifest" + first.location().pointer(), e);
         }
+        ModuleVersion version = ModuleVersion.from(checked.manifest(), document);
         boolean changed = inventory.push(version);
         if (changed) {
             events.publish("plan", Map.of("verb", "push", "module", version.module(), "version", version.version()));
         }
-        return Map.of("module", version.module(), "version", version.version(), "changed", changed);
+        if (checked.warnings().isEmpty()) {
+            return Map.of("module", version.module(), "version", version.version(), "changed", changed);
+        }
+        // Warnings do not refuse a push; the caller is told of them.
+        return Map.of("module", version.module(), "version", version.version(), "changed", changed,
+                "warnings", checked.warnings().stream().map(Changes::line).toList());
     }
 
     /**
@@ -138,12 +147,15 @@ final class Changes {
         StringBuilder message = new StringBuilder("the manifest has ").append(problems.size())
                 .append(problems.size() == 1 ? " problem:" : " problems:");
         for (Problem problem : problems) {
-            message.append("\n  ").append(problem.location().line()).append(':').append(problem.location().column())
-                    .append(": /manifest").append(problem.location().pointer()).append(": ").append(problem.message());
-            if (problem.hint() != null) {
-                message.append(" (").append(problem.hint()).append(')');
-            }
+            message.append("\n  ").append(problem.isError() ? "" : "warning: ").append(line(problem));
         }
         return message.toString();
+    }
+
+    /** {@code LINE:COLUMN: /manifest/POINTER: MESSAGE (HINT)}. */
+    private static String line(Problem problem) {
+        return problem.location().line() + ":" + problem.location().column() + ": /manifest"
+                + problem.location().pointer() + ": " + problem.message()
+                + (problem.hint() == null ? "" : " (" + problem.hint() + ")");
     }
 }

@@ -16,6 +16,9 @@ import org.junit.jupiter.api.Test;
 class ExplanationTest {
 
     private static final Mesh MESH = ExampleMeshGoldenTest.exampleMesh();
+    /** The node of the example mesh that runs mesh-broker, whose legacy container mounts a secret. */
+    private static final String BROKER_NODE = MESH.assignments().stream()
+            .filter(a -> a.module().equals("mesh-broker")).findFirst().orElseThrow().node();
 
     @Test
     void of_seatReference_namesTheHolderNodeAndTheManifestPlace() {
@@ -45,11 +48,29 @@ class ExplanationTest {
                             .isEqualTo(process.run().get(i));
                 }
             }
+            for (Declaration.Container container : declaration.containers()) {
+                for (int i = 0; i < container.mounts().size(); i++) {
+                    assertThat(explained.get("containers/" + container.name() + "/mounts/" + i + "/source").value())
+                            .isEqualTo(container.mounts().get(i).source());
+                }
+            }
             for (Declaration.Secret secret : declaration.secrets()) {
                 assertThat(explained.get("secrets/" + secret.module() + "/" + secret.name()).value())
                         .isEqualTo(secret.path());
             }
         }
+    }
+
+    @Test
+    void of_mountSourceOfALegacyContainer_isTheSecretsPath_withItsReference() {
+        Explanation source = Explanation.of(MESH, BROKER_NODE).stream()
+                .filter(e -> e.field().equals("containers/rabbitmq-exporter/mounts/0/source")).findFirst().orElseThrow();
+
+        assertThat(source.value()).isEqualTo("/var/lib/mesh/modules/mesh-broker/secrets/monitoring-password");
+        assertThat(source.module()).isEqualTo("mesh-broker");
+        assertThat(source.location().pointer()).isEqualTo("/resources/6/mounts/0/source");
+        assertThat(source.references()).singleElement().satisfies(reference ->
+                assertThat(reference.reference()).isEqualTo("${secret:monitoring-password}"));
     }
 
     @Test

@@ -128,6 +128,21 @@ class VerbsTest {
     }
 
     @Test
+    void push_manifestWithAWarning_isRecorded_andTheReplyListsTheWarning() {
+        ObjectNode args = JSON.createObjectNode().put("manifest", "{\"module\": \"web\", \"version\": \"1\", "
+                + "\"resources\": [{\"id\": \"c\", \"type\": \"container\", \"name\": \"c\", \"image\": \"i\", "
+                + "\"env\": {\"WHERE\": \"$<node:name>\"}}]}");
+
+        var reply = verbs.call("push", args);
+
+        assertThat(reply.path("changed").asBoolean()).isTrue();
+        assertThat(reply.path("warnings")).hasSize(1);
+        assertThat(reply.path("warnings").get(0).asString()).startsWith("1:127: /manifest/resources/0/env/WHERE: "
+                + "\"$<node:name>\" is literal text, not a reference").endsWith("(did you mean \"${node:name}\"?)");
+        assertThat(inventory.module("web")).isPresent();
+    }
+
+    @Test
     void push_asText_locatesProblemsInItsLines_andKeepsItAsWritten() {
         ObjectNode args = JSON.createObjectNode().put("manifest", "{\n  \"module\": \"web\",\n  \"version\": \"\"\n}\n");
 

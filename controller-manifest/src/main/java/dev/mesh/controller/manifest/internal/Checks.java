@@ -19,10 +19,16 @@ final class Checks {
 
     private final String file;
     private final List<Problem> problems;
+    private final List<Problem> warnings;
 
-    Checks(String file, List<Problem> problems) {
+    /**
+     * @param problems where errors are added
+     * @param warnings where warnings are added: apart, so that counting problems counts errors
+     */
+    Checks(String file, List<Problem> problems, List<Problem> warnings) {
         this.file = file;
         this.problems = problems;
+        this.warnings = warnings;
     }
 
     String file() {
@@ -34,6 +40,12 @@ final class Checks {
         return problems;
     }
 
+    /** The live list warnings are added to. */
+    List<Problem> warnings() {
+        return warnings;
+    }
+
+    /** @return the number of errors so far */
     int count() {
         return problems.size();
     }
@@ -121,8 +133,8 @@ final class Checks {
         String value = text(node, pointer, what);
         if (value != null && value.contains("${")) {
             error("template-not-allowed", what + " takes no templates, but \"" + value + "\" contains \"${\"; "
-                    + "templates are allowed only in accesses paths, own-secrets values and the run and env of "
-                    + "processes and containers", at(node, pointer));
+                    + "templates are allowed only in accesses paths, own-secrets values, container mount sources "
+                    + "and the run and env of processes and containers", at(node, pointer));
             return null;
         }
         return value;

@@ -19,6 +19,8 @@ final class Fields {
 
     /** Reference kinds for {@code run} and {@code env}: all of them. */
     static final Set<Kind> EVERY_KIND = EnumSet.allOf(Kind.class);
+    /** Reference kinds for paths on the node (access paths, mount sources): all but {@code seat}. */
+    static final Set<Kind> PATH_KINDS = EnumSet.of(Kind.DIR, Kind.SECRET, Kind.NODE, Kind.MODULE);
 
     /** Reads one located value; returns {@code null} after adding a problem. */
     @FunctionalInterface
@@ -33,7 +35,7 @@ final class Fields {
     Fields(Checks checks, Declared declared) {
         this.checks = checks;
         this.declared = declared;
-        this.templates = new TemplateSyntax(checks.problems());
+        this.templates = new TemplateSyntax(checks.problems(), checks.warnings());
     }
 
     /** The value of {@code key} in {@code object}, or {@code null}; for objects read without a dispatch. */

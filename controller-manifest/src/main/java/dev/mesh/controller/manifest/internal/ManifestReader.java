@@ -35,7 +35,6 @@ public final class ManifestReader {
     private static final List<String> CLAIM = List.of("name", "scope");
     private static final List<String> ACCESS = List.of("path", "mode");
     private static final Map<String, Scope> SCOPES = ResourceReader.ordered("mesh", Scope.MESH, "node", Scope.NODE);
-    private static final Set<Kind> PATH_KINDS = EnumSet.of(Kind.DIR, Kind.SECRET, Kind.NODE, Kind.MODULE);
     private static final Set<Kind> SECRET_KINDS = EnumSet.of(Kind.DIR, Kind.NODE, Kind.MODULE);
     private static final java.util.function.Predicate<String> ANY = value -> true;
 
@@ -45,8 +44,8 @@ public final class ManifestReader {
     /** The pointer of the manifest in its document: {@code ""}, or e.g. {@code /modules/2} inline in a mesh file. */
     private final String base;
 
-    private ManifestReader(String file, String base, List<Problem> problems) {
-        this.checks = new Checks(file, problems);
+    private ManifestReader(String file, String base, List<Problem> problems, List<Problem> warnings) {
+        this.checks = new Checks(file, problems, warnings);
         this.fields = new Fields(checks, declared);
         this.base = base;
     }
@@ -54,7 +53,7 @@ public final class ManifestReader {
     /**
      * @throws ManifestException with every problem of the file, {@code unreadable-file} included
      */
-    public static Manifest read(Path path) {
+    public static Manifest.Checked read(Path path) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(path);
@@ -78,18 +77,26 @@ public final class ManifestReader {
     }
 
     /**
-     * @throws ManifestException with every problem of the document
+     * @return the manifest and its warnings, in document order
+     * @throws ManifestException with every problem of the document, warnings included, when one is
+     *     an error
      */
-    public static Manifest read(byte[] bytes, String file) {
+    public static Manifest.Checked read(byte[] bytes, String file) {
         List<Problem> problems = new ArrayList<>();
+        List<Problem> warnings = new ArrayList<>();
         Json root = JsonReader.read(bytes, file, problems);
-        Manifest manifest = root == null ? null : new ManifestReader(file, "", problems).manifest(root);
+        Manifest manifest = root == null ? null : new ManifestReader(file, "", problems, warnings).manifest(root);
         if (!problems.isEmpty()) {
-            problems.sort(Comparator.comparingInt((Problem p) -> p.location().line())
-                    .thenComparingInt(p -> p.location().column()));
-            throw new ManifestException(problems);
+            problems.addAll(warnings);
+            throw new ManifestException(inDocumentOrder(problems));
         }
-        return manifest;
+        return new Manifest.Checked(manifest, inDocumentOrder(warnings));
+    }
+
+    private static List<Problem> inDocumentOrder(List<Problem> problems) {
+        problems.sort(Comparator.comparingInt((Problem p) -> p.location().line())
+                .thenComparingInt(p -> p.location().column()));
+        return problems;
     }
 
     /**
@@ -99,12 +106,13 @@ public final class ManifestReader {
      * @param node the manifest's value in the document
      * @param file the document's file name
      * @param pointer the manifest's pointer in the document
-     * @param problems where every problem is added
-     * @return the manifest, or {@code null} when it has a problem
+     * @param problems where every error is added
+     * @param warnings where every warning is added
+     * @return the manifest, or {@code null} when it has an error
      */
-    static Manifest read(Json node, String file, String pointer, List<Problem> problems) {
+    static Manifest read(Json node, String file, String pointer, List<Problem> problems, List<Problem> warnings) {
         int before = problems.size();
-        Manifest manifest = new ManifestReader(file, pointer, problems).manifest(node);
+        Manifest manifest = new ManifestReader(file, pointer, problems, warnings).manifest(node);
         return problems.size() == before ? manifest : null;
     }
 
@@ -231,7 +239,7 @@ public final class ManifestReader {
         Json path = Fields.value(object, "path");
         Json mode = Fields.value(object, "mode");
         Template template = fields.get(path, object, pointer, "path", true, "this access", "an absolute path template",
-                (n, p) -> fields.template(n, p, "access path", PATH_KINDS, true));
+                (n, p) -> fields.template(n, p, "access path", Fields.PATH_KINDS, true));
         AccessMode access = fields.word(mode, object, pointer, "mode", true, "this access", "access mode",
                 ResourceReader.MODES);
         return template == null || access == null ? null : new Access(template, access);

@@ -49,7 +49,8 @@ public final class MeshFileReader {
     private MeshFileReader(String file, Path directory, List<Problem> problems) {
         this.file = file;
         this.directory = directory;
-        this.checks = new Checks(file, problems);
+        // The warnings of a mesh file's inline manifests are not shown: validate shows a manifest's.
+        this.checks = new Checks(file, problems, new ArrayList<>());
         this.fields = new Fields(checks, new Declared());
     }
 
@@ -148,7 +149,7 @@ public final class MeshFileReader {
     /** A path to a manifest file, relative to the mesh file, or a manifest inline. */
     private MeshFile.Module module(Json value, String pointer) {
         if (value instanceof Json.Obj) {
-            Manifest manifest = ManifestReader.read(value, file, pointer, checks.problems());
+            Manifest manifest = ManifestReader.read(value, file, pointer, checks.problems(), checks.warnings());
             return manifest == null ? null : new MeshFile.Module(manifest, checks.at(value, pointer));
         }
         if (!(value instanceof Json.Str)) {
@@ -172,7 +173,7 @@ public final class MeshFileReader {
             return null;
         }
         try {
-            return new MeshFile.Module(ManifestReader.read(bytes, path.toString()), at);
+            return new MeshFile.Module(ManifestReader.read(bytes, path.toString()).manifest(), at);
         } catch (ManifestException e) {
             checks.problems().addAll(e.problems());
             return null;

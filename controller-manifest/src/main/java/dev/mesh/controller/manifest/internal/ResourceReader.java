@@ -187,8 +187,8 @@ final class ResourceReader {
         Json target = Fields.value(object, "target");
         Json mode = Fields.value(object, "mode");
         String what = "this mount";
-        String from = fields.string(source, object, pointer, "source", true, what, "the absolute path on the node",
-                ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "mount source"));
+        Template from = fields.get(source, object, pointer, "source", true, what, "the absolute path on the node",
+                (n, p) -> fields.template(n, p, "mount source", Fields.PATH_KINDS, true));
         String to = fields.string(target, object, pointer, "target", true, what, "the absolute path in the container",
                 ABSOLUTE, (n, p) -> checks.absolutePath(n, p, "mount target"));
         AccessMode access = fields.word(mode, object, pointer, "mode", true, what, "mount mode", MODES);

@@ -22,6 +22,8 @@ public final class TemplateSyntax {
 
     private static final Form PORT = Form.of("1-9", "0-9", 1, 5);
     private static final Form ARGUMENT = Form.of("A-Za-z0-9._-", "A-Za-z0-9._-", 1, Integer.MAX_VALUE);
+    /** The arguments of an old-form {@code $<kind:…>}: argument characters and the colons between them. */
+    private static final Form ANGLE_ARGUMENTS = Form.of("A-Za-z0-9._-", "A-Za-z0-9._:-", 1, Integer.MAX_VALUE);
     private static final Kind[] KIND_VALUES = Kind.values();
     private static final Reference.NodeFactName[] NODE_FACT_VALUES = Reference.NodeFactName.values();
     private static final Reference.ModuleFactName[] MODULE_FACT_VALUES = Reference.ModuleFactName.values();
@@ -39,17 +41,23 @@ public final class TemplateSyntax {
     private Set<Kind> allowed;
     private String field;
     private final List<Problem> problems;
+    private final List<Problem> warnings;
     private final List<Segment> segments = new ArrayList<>(8);
 
-    /** @param problems where the problems of every template scanned are added */
-    TemplateSyntax(List<Problem> problems) {
+    /**
+     * @param problems where the errors of every template scanned are added
+     * @param warnings where its warnings are added
+     */
+    TemplateSyntax(List<Problem> problems, List<Problem> warnings) {
         this.problems = problems;
+        this.warnings = warnings;
     }
 
     /**
-     * Parses a template outside a manifest.
+     * Parses a template outside a manifest. Warnings are not reported: they do not make a template
+     * invalid.
      *
-     * @throws ManifestException with every problem of the text
+     * @throws ManifestException with every error of the text
      */
     public static Template parse(String text, Location at, Set<Kind> allowed) {
         List<Problem> problems = new ArrayList<>();
@@ -68,7 +76,7 @@ public final class TemplateSyntax {
      * @return the template; meaningful only when no problem was added
      */
     static Template scan(String text, Location at, Set<Kind> allowed, String field, List<Problem> problems) {
-        return new TemplateSyntax(problems).scan(text, at, allowed, field);
+        return new TemplateSyntax(problems, new ArrayList<>()).scan(text, at, allowed, field);
     }
 
     /**
@@ -128,6 +136,9 @@ public final class TemplateSyntax {
                 literalFrom = close + 1;
                 i = literalFrom;
             } else {
+                if (charAt(dollar + 1) == '<') {
+                    angle(dollar);
+                }
                 i = dollar + 1;
             }
             dollar = text.indexOf('$', i);
@@ -201,6 +212,29 @@ public final class TemplateSyntax {
                 yield null;
             }
         };
+    }
+
+    /**
+     * A reference written in the old form {@code $<kind:arg…>} at {@code dollar}: literal text, as the
+     * grammar reads it, but most likely meant as {@code ${kind:arg…}}, so a warning that says so. Only
+     * the known kinds with arguments of the reference form count, so that other text with
+     * {@code $<} (a shell's, a regular expression's) passes unremarked. A warning, not an error: the
+     * grammar has no escape for {@code $<}, and any text must read back as itself ({@link
+     * Template#escape}).
+     */
+    private void angle(int dollar) {
+        int close = text.indexOf('>', dollar + 2);
+        int colon = text.indexOf(':', dollar + 2);
+        if (close < 0 || colon < 0 || colon > close || kind(text, dollar + 2, colon) == null
+                || !ANGLE_ARGUMENTS.matches(text, colon + 1, close)) {
+            return;
+        }
+        String written = text.substring(dollar, close + 1);
+        String meant = "${" + text.substring(dollar + 2, close) + "}";
+        Problem warning = Problem.warning("template-angle-reference", "\"" + written + "\" is literal text, not a "
+                + "reference: references are written with braces; write \"" + meant + "\" for the reference, or "
+                + "leave it if the text is meant", locate(dollar));
+        warnings.add(warning.withHint("did you mean \"" + meant + "\"?"));
     }
 
     /** The port written at {@code text[from, to)}: 1–65535 without leading zeros, or -1. */

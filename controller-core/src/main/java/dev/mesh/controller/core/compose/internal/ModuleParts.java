@@ -8,14 +8,13 @@ import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.Resource;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
 /**
  * The parts of a module's declaration that are the same on every node it is assigned to: its
- * accounts, its directories with their paths in the layout, its processes' artifacts, its
- * containers' mounts and its tools. Made once per manifest and layout ({@link NodeComposer}) and
+ * accounts, its directories with their paths in the layout, its processes' artifacts and its
+ * tools. Made once per manifest and layout ({@link NodeComposer}) and
  * looked up by resource, known by identity.
  *
  * <p>Immutable once made.
@@ -35,7 +34,6 @@ final class ModuleParts {
     private final Map<Resource.User, Sourced<Declaration.Account>> accounts = new IdentityHashMap<>();
     private final Map<Resource.Directory, Sourced<Declaration.Directory>> directories = new IdentityHashMap<>();
     private final Map<Resource.Process, Declaration.Artifact> artifacts = new IdentityHashMap<>();
-    private final Map<Resource.Container, List<Declaration.Mount>> mounts = new IdentityHashMap<>();
     private final List<Declaration.Tool> tools;
 
     private ModuleParts(Manifest manifest, Layout layout) {
@@ -51,9 +49,9 @@ final class ModuleParts {
                 case Resource.Process process -> artifacts.put(process, manifest.artifact(process.artifact())
                         .map(a -> new Declaration.Artifact(module, a.name(), a.system()))
                         .orElseThrow(() -> new IllegalStateException("a parsed manifest names only declared artifacts")));
-                case Resource.Container container -> mounts.put(container, container.mounts().stream()
-                        .map(m -> new Declaration.Mount(m.source(), m.target(), m.mode().name().toLowerCase(Locale.ROOT)))
-                        .toList());
+                case Resource.Container container -> {
+                    // Its mounts' sources are templates, resolved on each node (NodeDeclaration).
+                }
             }
         }
     }
@@ -76,11 +74,6 @@ final class ModuleParts {
     /** @return the artifact a {@code process} resource of the module runs */
     Declaration.Artifact artifact(Resource.Process process) {
         return artifacts.get(process);
-    }
-
-    /** @return the mounts of a {@code container} resource of the module */
-    List<Declaration.Mount> mounts(Resource.Container container) {
-        return mounts.get(container);
     }
 
     /** @return the module's tools */

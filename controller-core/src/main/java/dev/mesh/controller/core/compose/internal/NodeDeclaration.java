@@ -7,6 +7,7 @@ import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.compose.internal.ModuleParts.Sourced;
 import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.Manifest;
+import dev.mesh.controller.manifest.Mount;
 import dev.mesh.controller.manifest.Problem;
 import dev.mesh.controller.manifest.Resolution;
 import dev.mesh.controller.manifest.Resource;
@@ -89,7 +90,7 @@ public final class NodeDeclaration {
                 case Resource.User user -> account(parts.account(user));
                 case Resource.Directory directory -> directory(parts.directory(directory));
                 case Resource.Process process -> process(process, parts.artifact(process));
-                case Resource.Container container -> container(module, container, parts.mounts(container));
+                case Resource.Container container -> container(module, container);
             }
         }
         manifest.ownSecrets().forEach((name, path) -> secrets.add(new Declaration.Secret(module, name,
@@ -153,9 +154,14 @@ public final class NodeDeclaration {
         }
     }
 
-    private void container(String module, Resource.Container container, List<Declaration.Mount> mounts) {
+    private void container(String module, Resource.Container container) {
+        List<Declaration.Mount> mounts = new ArrayList<>(container.mounts().size());
+        for (Mount mount : container.mounts()) {
+            mounts.add(new Declaration.Mount(resolve(mount.source()), mount.target(),
+                    mount.mode().name().toLowerCase(Locale.ROOT)));
+        }
         containers.add(new Declaration.Container(module, container.name(), container.image(),
-                orEmpty(container.user()), resolve(container.env()), mounts,
+                orEmpty(container.user()), resolve(container.env()), List.copyOf(mounts),
                 orEmpty(container.network()), resolve(container.run())));
     }
 
