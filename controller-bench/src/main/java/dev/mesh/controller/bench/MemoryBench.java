@@ -5,6 +5,7 @@ import dev.mesh.controller.store.EmbeddedStore;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,12 +78,21 @@ public final class MemoryBench {
         for (String line = out.readLine(); line != null; line = out.readLine()) {
             if (line.startsWith("mesh-controller ready:")) {
                 System.out.printf("ready in %.1f s: %s%n", (System.nanoTime() - start) / 1e9, line);
-                Thread.ofVirtual().start(() -> out.lines().forEach(ignored -> { }));
+                Thread.ofVirtual().start(() -> drain(out));
                 return process;
             }
         }
         throw new IllegalStateException("serve --dev ended without its ready line; see "
                 + state.resolveSibling("serve.err"));
+    }
+
+    /** Reads the rest of standard output, so that the process never blocks on a full pipe, until it ends. */
+    private static void drain(BufferedReader out) {
+        try {
+            out.lines().forEach(ignored -> { });
+        } catch (UncheckedIOException e) {
+            // The process was stopped while its output was read: nothing more to read.
+        }
     }
 
     private static void stopped(Process process) throws InterruptedException {
