@@ -35,20 +35,26 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code mesh-controller training --examples DIR}: the workload of the build's training run, from which
- * the bundle's ahead-of-time class cache is made (the JVM records the classes it loads and links, and
- * the methods it profiles). Hidden from help: an operator runs it only to make a cache anew (docs/
- * operations.md). Offline, and it changes nothing outside a temporary directory.
+ * {@code mesh-controller training --examples DIR [--workload cli|serve] [--classes FILE]}: the workload of
+ * the build's training runs, from which the bundle's ahead-of-time class caches are made (the JVM records
+ * the classes it loads and links, and the methods it profiles). Hidden from help: an operator runs it only
+ * to make a cache anew (docs/operations.md). Offline, and it changes nothing outside a temporary directory.
  *
- * <p>What it runs is what a start spends its time on: the command line, the offline commands over the
- * examples (every manifest validated, the mesh composed and planned, as text and JSON), an in-memory
- * controller loaded with the example mesh and called over loopback HTTP by the CLI client (every read
- * verb, and the same through {@code tools/call}), and the configuration of {@code serve} read from files
- * like a mesh's. Everything it prints goes nowhere; it fails only when an example does not pass, so that a
- * broken workload cannot make a cache of half a start.
+ * <p>What it runs is what a start spends its time on. {@code cli}, for every command but {@code serve}: the
+ * command line, the offline commands over the examples (every manifest validated, the mesh composed and
+ * planned, as text and JSON), and an in-memory controller loaded with the example mesh and called over
+ * loopback HTTP by the CLI client (every read verb). {@code serve}: the same controller, the configuration
+ * of {@code serve} read from files like a mesh's, and the classes a mesh's {@code serve} loads — its store,
+ * broker and bus libraries, which cannot run offline — loaded by name from {@code --classes} (recorded from a
+ * real {@code serve}; {@code src/build/serve-classes}), so that they are in the cache, parsed and verified.
+ * Everything it prints goes nowhere; it fails only when an example does not pass, so that a broken workload
+ * cannot make a cache of half a start.
  */
 @Command(name = "training", hidden = true, description = "The build's training run for the ahead-of-time cache.")
 final class TrainingCommand implements Callable<Integer> {
+
+    /** Which start a cache is made for. */
+    enum Workload { cli, serve }
 
     /** Each read the client makes, and how often: enough for the JIT to profile the verbs' path. */
     private static final int ROUNDS = 20;
@@ -57,6 +63,14 @@ final class TrainingCommand implements Callable<Integer> {
             description = "The examples: DIR/mesh.json and the manifests of DIR/modules/*.json.")
     private Path examples;
 
+    @Option(names = "--workload", paramLabel = "cli|serve", defaultValue = "cli",
+            description = "cli: every command but serve; serve: the mesh's controller.")
+    private Workload workload;
+
+    @Option(names = "--classes", paramLabel = "FILE",
+            description = "serve: the classes to load by name, one a line (# for comments).")
+    private Path classes;
+
     @Override
     public Integer call() throws IOException {
         Path mesh = examples.resolve("mesh.json");
@@ -64,15 +78,41 @@ final class TrainingCommand implements Callable<Integer> {
         try (Stream<Path> files = Files.list(examples.resolve("modules"))) {
             manifests = files.filter(file -> file.toString().endsWith(".json")).map(Path::toString).sorted().toList();
         }
-        offline(mesh, manifests);
+        if (workload == Workload.cli) {
+            offline(mesh, manifests);
+        }
         Path scratch = Files.createTempDirectory("mesh-controller-training");
         try {
             online(mesh, scratch);
-            configuration(scratch);
+            if (workload == Workload.serve) {
+                configuration(scratch);
+                if (classes != null) {
+                    load(classes);
+                }
+            }
         } finally {
             delete(scratch);
         }
         return 0;
+    }
+
+    /**
+     * Loads each class named in the file, without initialising it: what cannot be loaded here (a class gone
+     * since the list was recorded) is skipped, as it would be missing from the cache and loaded from its jar.
+     */
+    private static void load(Path list) throws IOException {
+        ClassLoader loader = TrainingCommand.class.getClassLoader();
+        for (String line : Files.readAllLines(list)) {
+            String name = line.strip();
+            if (name.isEmpty() || name.startsWith("#")) {
+                continue;
+            }
+            try {
+                Class.forName(name, false, loader);
+            } catch (ClassNotFoundException | LinkageError e) {
+                // Not in this build: nothing to cache.
+            }
+        }
     }
 
     private static void offline(Path mesh, List<String> manifests) {

