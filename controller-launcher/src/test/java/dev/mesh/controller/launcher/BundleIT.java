@@ -102,6 +102,19 @@ class BundleIT {
         assertThat(run.err()).isEmpty();
     }
 
+    /** serve (not --dev) takes the other cache, serve.aot: -XX:AOTMode=on fails the start unless it is usable. */
+    @Test
+    void productionArchive_serve_startsWithItsOwnCache() throws IOException, InterruptedException {
+        Path unpacked = unpackProduction();
+
+        Run run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), "serve", "--help"),
+                Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JAVA_OPTS", "-XX:AOTMode=on -Xlog:aot=info:stderr"));
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).startsWith("Usage: mesh-controller serve");
+        assertThat(run.err()).contains("Opened AOT cache").contains("lib/serve.aot");
+    }
+
     @Test
     void productionArchive_serveDev_saysToUnpackTheDevelopmentParts_exits1() throws IOException,
             InterruptedException {
