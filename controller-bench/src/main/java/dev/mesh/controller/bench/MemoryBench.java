@@ -103,7 +103,8 @@ public final class MemoryBench {
         }
     }
 
-    private static String field(long pid, String name) throws IOException {
+    /** @return a field of the process's {@code /proc/PID/status}, as it reads there ({@code 139832 kB}) */
+    static String field(long pid, String name) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
             if (line.startsWith(name + ":")) {
                 return line.substring(name.length() + 1).strip();

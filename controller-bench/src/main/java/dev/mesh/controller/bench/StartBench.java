@@ -106,7 +106,8 @@ public final class StartBench {
                     throw new IllegalStateException("status failed: " + answer + "\n" + read(err));
                 }
                 Thread.sleep(Duration.ofSeconds(rest));
-                return new long[] {answered, rss(process.pid())};
+                return new long[] {answered, Long.parseLong(MemoryBench.field(process.pid(), "VmRSS")
+                        .replaceAll("[^0-9]", ""))};
             } finally {
                 process.destroy();
                 if (!process.waitFor(60, TimeUnit.SECONDS)) {
@@ -114,15 +115,6 @@ public final class StartBench {
                 }
             }
         }
-    }
-
-    private static long rss(long pid) throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", ""));
-            }
-        }
-        throw new IllegalStateException("no VmRSS for process " + pid);
     }
 
     /** Runs the command to its exit, output discarded; fails unless it exits 0. @return milliseconds */

@@ -109,11 +109,7 @@ class GenesisServeIT {
     }
 
     private JsonNode call(String verb, Map<String, Object> arguments) {
-        Map<String, Object> request = Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call", "params",
-                Map.of("name", verb, "arguments", arguments));
-        JsonNode result = caller.exchange(JSON.valueToTree(request)).orElseThrow().path("result");
-        assertThat(result.path("isError").asBoolean()).as(verb + ": " + result).isFalse();
-        return result.path("structuredContent");
+        return BrokerCalls.succeeded(caller, verb, arguments);
     }
 
     private static List<String> names(JsonNode list, String field) {

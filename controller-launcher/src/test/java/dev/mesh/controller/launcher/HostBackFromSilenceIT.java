@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A host stopped for a while gets its declaration when it comes back (DESIGN.md section 8, "re-delivers
@@ -37,7 +36,6 @@ class HostBackFromSilenceIT {
     @RegisterExtension
     static final TestDatabases databases = TestDatabases.perClass();
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration PATIENCE = Duration.ofSeconds(40);
 
     @TempDir
@@ -136,9 +134,7 @@ class HostBackFromSilenceIT {
     }
 
     private JsonNode call(String verb, Map<String, Object> arguments) {
-        Map<String, Object> request = Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call", "params",
-                Map.of("name", verb, "arguments", arguments));
-        return caller.exchange(JSON.valueToTree(request)).orElseThrow().path("result");
+        return BrokerCalls.result(caller, verb, arguments);
     }
 
     private static void assertSucceeds(JsonNode result) {

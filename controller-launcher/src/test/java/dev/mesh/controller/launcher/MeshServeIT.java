@@ -182,9 +182,7 @@ class MeshServeIT {
     }
 
     private JsonNode call(String verb, Map<String, Object> arguments) {
-        Map<String, Object> request = Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call", "params",
-                Map.of("name", verb, "arguments", arguments));
-        return caller.exchange(JSON.valueToTree(request)).orElseThrow().path("result");
+        return BrokerCalls.result(caller, verb, arguments);
     }
 
     private static void await(String what, java.util.function.BooleanSupplier done) throws InterruptedException {
