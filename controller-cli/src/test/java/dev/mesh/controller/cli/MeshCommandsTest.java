@@ -3,6 +3,10 @@ package dev.mesh.controller.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +29,30 @@ class MeshCommandsTest {
 
     @TempDir
     Path dir;
+
+    /**
+     * The command line built for one invocation ({@link MeshCommands#forArguments}) holds the command named
+     * alone, or the whole tree: either way an invocation prints and exits as with the whole tree.
+     */
+    @Test
+    void forArguments_printsAndExitsAsTheWholeTree() {
+        List<List<String>> invocations = List.of(List.of("validate", "../manifest.json"),
+                List.of("validate", "--json", "../examples/modules/mesh-bus.json", "no-such-file.json"),
+                List.of("validate", "--no-such-option"), List.of("plan", "--mesh", MESH), List.of("compose", "--help"),
+                List.of("valdate", "x.json"), List.of("--help"), List.of());
+        for (List<String> args : invocations) {
+            String[] argv = args.toArray(String[]::new);
+            Cli.Run whole = Cli.run(argv);
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int exitCode = MeshCommands.forArguments(argv, System.getenv(), InputStream.nullInputStream(),
+                    OutputStream.nullOutputStream(), List.of(), Upstreams.HTTP_ONLY)
+                    .setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(argv);
+
+            assertThat(new Cli.Run(exitCode, out.toString(), err.toString())).as(String.join(" ", args))
+                    .isEqualTo(whole);
+        }
+    }
 
     @Test
     void compose_exampleMesh_json_givesTheGoldenDeclarations_exits0() throws IOException {
