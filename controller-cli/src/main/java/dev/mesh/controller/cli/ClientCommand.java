@@ -57,7 +57,7 @@ abstract class ClientCommand implements Callable<Integer> {
      * @throws ConfigException when a file the command line names cannot give them
      */
     ObjectNode arguments() {
-        return JsonReport.MAPPER.createObjectNode();
+        return JsonOutput.MAPPER.createObjectNode();
     }
 
     /** @return whether the verb changes the inventory, and so needs a request id */
@@ -105,7 +105,7 @@ abstract class ClientCommand implements Callable<Integer> {
             throw address.unreachable(e);
         }
         if (asJson) {
-            out.println(JsonReport.MAPPER.writeValueAsString(result));
+            out.println(JsonOutput.MAPPER.writeValueAsString(result));
         } else {
             print(result, out);
         }
@@ -121,12 +121,12 @@ abstract class ClientCommand implements Callable<Integer> {
     /** A verb's failure: its code and message on standard error and, with --json, as a document on standard output. */
     private int failed(VerbException e, CommandLine commandLine, boolean asJson) {
         if (asJson) {
-            ObjectNode document = JsonReport.MAPPER.createObjectNode();
+            ObjectNode document = JsonOutput.MAPPER.createObjectNode();
             ObjectNode error = document.putObject("error").put("code", e.code().label()).put("message", e.getMessage());
             if (!e.pointer().isEmpty()) {
                 error.put("pointer", e.pointer());
             }
-            commandLine.getOut().println(JsonReport.MAPPER.writeValueAsString(document));
+            commandLine.getOut().println(JsonOutput.MAPPER.writeValueAsString(document));
             commandLine.getOut().flush();
         }
         PrintWriter err = commandLine.getErr();

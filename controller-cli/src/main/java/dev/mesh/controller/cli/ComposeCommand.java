@@ -103,16 +103,16 @@ final class ComposeCommand implements Callable<Integer> {
     private void print(PrintWriter stdout, List<Declaration> declarations, List<Problem> problems,
             List<Explanation> explanations) {
         if (json) {
-            ObjectNode document = JsonReport.MAPPER.createObjectNode();
+            ObjectNode document = JsonOutput.MAPPER.createObjectNode();
             ArrayNode list = document.putArray("declarations");
-            declarations.forEach(d -> list.add(JsonReport.MAPPER.readTree(CanonicalJson.bytes(d))));
+            declarations.forEach(d -> list.add(JsonOutput.MAPPER.readTree(CanonicalJson.bytes(d))));
             ArrayNode problemList = document.putArray("problems");
-            problems.forEach(p -> JsonReport.problem(p, problemList.addObject()));
+            problems.forEach(p -> problemList.add(JsonReport.problem(p)));
             if (explain) {
                 ArrayNode explained = document.putArray("explanations");
                 explanations.forEach(e -> explanation(e, explained.addObject()));
             }
-            stdout.println(JsonReport.MAPPER.writeValueAsString(document));
+            stdout.println(JsonOutput.MAPPER.writeValueAsString(document));
         } else {
             problems.forEach(stdout::println);
             for (Declaration declaration : declarations) {
@@ -131,8 +131,8 @@ final class ComposeCommand implements Callable<Integer> {
             Files.createDirectories(out);
             for (Declaration declaration : declarations) {
                 Path file = out.resolve(declaration.node() + ".json");
-                Files.writeString(file, JsonReport.MAPPER.writerWithDefaultPrettyPrinter()
-                        .writeValueAsString(JsonReport.MAPPER.readTree(CanonicalJson.bytes(declaration))) + "\n");
+                Files.writeString(file, JsonOutput.MAPPER.writerWithDefaultPrettyPrinter()
+                        .writeValueAsString(JsonOutput.MAPPER.readTree(CanonicalJson.bytes(declaration))) + "\n");
             }
         } catch (IOException e) {
             throw new CommandException("cannot write the declarations to " + out + ": " + e.getMessage()
@@ -168,7 +168,7 @@ final class ComposeCommand implements Callable<Integer> {
 
     private static void explanation(Explanation e, ObjectNode node) {
         node.put("node", e.node()).put("field", e.field()).put("value", e.value()).put("module", e.module());
-        JsonReport.location(e.location(), node.putObject("location"));
+        node.set("location", JsonReport.location(e.location()));
         ArrayNode references = node.putArray("references");
         for (Provenance reference : e.references()) {
             ObjectNode one = references.addObject().put("reference", reference.reference())

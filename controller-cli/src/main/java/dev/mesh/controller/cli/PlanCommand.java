@@ -171,15 +171,15 @@ final class PlanCommand implements Callable<Integer> {
 
     private void print(PrintWriter stdout, Plan plan, List<Problem> problems) {
         if (json) {
-            ObjectNode document = JsonReport.MAPPER.createObjectNode();
+            ObjectNode document = JsonOutput.MAPPER.createObjectNode();
             if (plan != null) {
-                document.set("plan", JsonReport.MAPPER.readTree(CanonicalJson.bytes(plan)));
+                document.set("plan", JsonOutput.MAPPER.readTree(CanonicalJson.bytes(plan)));
             } else {
                 document.putNull("plan");
             }
             ArrayNode list = document.putArray("problems");
-            problems.forEach(p -> JsonReport.problem(p, list.addObject()));
-            stdout.println(JsonReport.MAPPER.writeValueAsString(document));
+            problems.forEach(p -> list.add(JsonReport.problem(p)));
+            stdout.println(JsonOutput.MAPPER.writeValueAsString(document));
         } else {
             problems.forEach(p -> stdout.println((p.isError() ? "" : "warning: ") + p));
             if (plan != null) {
