@@ -2,10 +2,12 @@ package dev.mesh.controller.cli;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import picocli.CommandLine;
 
 /**
@@ -92,6 +94,22 @@ public final class MeshCommands {
             }
         }
         return tree(commands);
+    }
+
+    /**
+     * Runs the invocations that need no command line model: today {@code validate [--json] FILE…} in its plain
+     * form, which editors and hooks run on every save and which picocli's model, built by reflection, would
+     * slow several times over (docs/operations.md, "A short command's start"). What such a run prints and its
+     * exit code are those of the same command line run by {@link #forArguments}; any other command line is
+     * declined, to be run by it.
+     *
+     * @param args the command line as the process got it
+     * @param out standard output
+     * @param err standard error
+     * @return the exit code of the run; empty when {@code args} is not such an invocation and nothing was done
+     */
+    public static OptionalInt runDirectly(String[] args, PrintWriter out, PrintWriter err) {
+        return ValidateCommand.direct(args, out, err);
     }
 
     /** Every command, in the order help lists them. */

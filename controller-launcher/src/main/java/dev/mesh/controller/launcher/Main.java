@@ -3,13 +3,18 @@ package dev.mesh.controller.launcher;
 import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.cli.GenesisCommand;
 import dev.mesh.controller.cli.MeshCommands;
+import java.io.BufferedWriter;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import picocli.CommandLine;
 
 /**
@@ -34,7 +39,16 @@ public final class Main {
      */
     public static void main(String[] args) {
         System.setProperty(LOG_FORMAT, logFormat(args, System.getenv(), System.err));
+        OptionalInt direct = MeshCommands.runDirectly(args, writer(System.out), writer(System.err));
+        if (direct.isPresent()) {
+            System.exit(direct.getAsInt());
+        }
         System.exit(forArguments(args, System.getenv(), System.in, System.out).execute(args));
+    }
+
+    /** A writer on a standard stream as picocli makes its own: the platform's charset, flushed at each line. */
+    private static PrintWriter writer(OutputStream stream) {
+        return new PrintWriter(new BufferedWriter(new OutputStreamWriter(stream, Charset.defaultCharset())), true);
     }
 
     /** The variable (and, set by {@link #main}, the system property) that logback.xml picks its appender by. */

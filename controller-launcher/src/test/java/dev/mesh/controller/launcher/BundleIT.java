@@ -39,6 +39,7 @@ class BundleIT {
                 .allMatch(name -> name.endsWith(".jar") && Files.isRegularFile(BUNDLE.resolve("lib").resolve(name)))
                 .isSortedAccordingTo(String::compareTo);
         assertThat(BUNDLE.resolve("runtime/bin/java")).isExecutable();
+        assertThat(BUNDLE.resolve("lib/validate.aot")).isNotEmptyFile();
         assertThat(BUNDLE.resolve("lib/cli.aot")).isNotEmptyFile();
         assertThat(BUNDLE.resolve("lib/serve.aot")).isNotEmptyFile();
         try (var dev = Files.list(BUNDLE.resolve("lib/dev"))) {
@@ -100,6 +101,42 @@ class BundleIT {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo(file + ": valid\n1 file, 0 invalid, 0 problems\n");
         assertThat(run.err()).isEmpty();
+    }
+
+    /**
+     * validate's plain form takes its own cache, validate.aot, and is run without picocli (its command line
+     * class is not loaded); validate's help goes through picocli, with cli.aot, trained on picocli's runs.
+     */
+    @Test
+    void productionArchive_validate_startsWithItsOwnCache_withoutPicocli() throws IOException, InterruptedException {
+        Path unpacked = unpackProduction();
+        Path file = validManifest();
+        Map<String, String> env = Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JAVA_OPTS",
+                "-XX:AOTMode=on -Xlog:aot=info:stderr -Xlog:class+load=info:stderr");
+        String launcher = unpacked.resolve("mesh-controller/mesh-controller").toString();
+
+        Run plain = run(List.of(launcher, "validate", "--json", file.toString()), env);
+        Run help = run(List.of(launcher, "validate", "--help"), env);
+
+        assertThat(plain.exitCode()).as(plain.err()).isZero();
+        assertThat(plain.out()).contains("\"valid\":true");
+        assertThat(plain.err()).contains("Opened AOT cache").contains("lib/validate.aot")
+                .doesNotContain("picocli.CommandLine source");
+        assertThat(help.exitCode()).as(help.err()).isZero();
+        assertThat(help.out()).startsWith("Usage: mesh-controller validate");
+        assertThat(help.err()).contains("lib/cli.aot").contains("picocli.CommandLine source");
+    }
+
+    /** Another short command takes cli.aot. */
+    @Test
+    void productionArchive_compose_startsWithTheCliCache() throws IOException, InterruptedException {
+        Path unpacked = unpackProduction();
+
+        Run run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), "compose", "--help"),
+                Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JAVA_OPTS", "-XX:AOTMode=on -Xlog:aot=info:stderr"));
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("Opened AOT cache").contains("lib/cli.aot");
     }
 
     /** serve (not --dev) takes the other cache, serve.aot: -XX:AOTMode=on fails the start unless it is usable. */
