@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -21,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +44,9 @@ final class DevController implements AutoCloseable {
 
     /** The file, under the state directory, that holds the running controller's endpoint. */
     static final String URL_FILE = "url";
+
+    /** The variable naming the directory of what development controllers share: the unpacked PostgreSQL. */
+    static final String CACHE_VARIABLE = "MESH_CONTROLLER_CACHE";
 
     /** How soon a development controller whose lock was lost (the store restarted) takes it again. */
     private static final Duration KEEP_ACTIVE_EVERY = Duration.ofSeconds(1);
@@ -67,16 +72,18 @@ final class DevController implements AutoCloseable {
      * @param http where to serve the verbs
      * @param allowRemote whether {@code http} may be an address other than loopback
      * @param mesh a mesh to load into an empty store, already read and checked
+     * @param binaries where the embedded PostgreSQL is unpacked ({@link #binaries})
      * @return the running controller
      * @throws dev.mesh.controller.manifest.MeshException when a part cannot start (the store, the
      *     lock, the port), saying which and why
      */
-    static DevController start(Path state, InetSocketAddress http, boolean allowRemote, Optional<MeshLoader> mesh) {
+    static DevController start(Path state, InetSocketAddress http, boolean allowRemote, Optional<MeshLoader> mesh,
+            Path binaries) {
         Path directory = state.toAbsolutePath().normalize();
         Closer opened = new Closer();
         try {
             createPrivateDirectory(directory);
-            EmbeddedStore store = opened.open(EmbeddedStore.start(directory));
+            EmbeddedStore store = opened.open(EmbeddedStore.start(directory, binaries));
             StorePorts ports = StorePorts.open(store.endpoint(Database.INVENTORY), store.endpoint(Database.LICENCES),
                     Instance.id(), Clock.systemUTC(), opened);
             LoggedEvents events = new LoggedEvents();
@@ -133,6 +140,38 @@ final class DevController implements AutoCloseable {
         failures.addAll(opened.closeAll());
         LOG.info("controller stopped mode=dev state={}", state);
         Closer.throwIfAny(failures);
+    }
+
+    /**
+     * Where development controllers unpack the embedded PostgreSQL, shared by this user's state directories, so
+     * that only the first start unpacks it (some seconds of a fresh start; docs/store.md): {@code
+     * $MESH_CONTROLLER_CACHE/postgres}, else {@code $XDG_CACHE_HOME/mesh-controller/postgres}, else {@code
+     * $HOME/.cache/mesh-controller/postgres}; with none of them set (to an absolute path), the state directory's
+     * {@code postgres-binaries}, as before there was a cache.
+     *
+     * @param env the environment
+     * @param state the state directory
+     * @return the directory
+     */
+    static Path binaries(Map<String, String> env, Path state) {
+        return absolute(env.get(CACHE_VARIABLE))
+                .or(() -> absolute(env.get("XDG_CACHE_HOME")).map(cache -> cache.resolve("mesh-controller")))
+                .or(() -> absolute(env.get("HOME")).map(home -> home.resolve(".cache").resolve("mesh-controller")))
+                .map(cache -> cache.resolve("postgres"))
+                .orElseGet(() -> state.toAbsolutePath().normalize().resolve("postgres-binaries"));
+    }
+
+    /** @return the value as a path, when it is an absolute one (the XDG rule: a relative one is ignored) */
+    private static Optional<Path> absolute(String value) {
+        if (value == null || value.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            Path path = Path.of(value);
+            return path.isAbsolute() ? Optional.of(path.normalize()) : Optional.empty();
+        } catch (InvalidPathException e) {
+            return Optional.empty();
+        }
     }
 
     static void createPrivateDirectory(Path directory) {

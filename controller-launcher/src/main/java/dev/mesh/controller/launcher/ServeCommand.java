@@ -128,7 +128,8 @@ final class ServeCommand implements Callable<Integer> {
             throw new CommandException("the mesh file " + mesh + " has " + e.problems().size() + " problem"
                     + (e.problems().size() == 1 ? "" : "s") + "; nothing was started", e);
         }
-        DevController controller = DevController.start(state, address, allowRemote, loader);
+        DevController controller = DevController.start(state, address, allowRemote, loader,
+                DevController.binaries(env, state));
         String loaded = controller.loaded();
         return serveUntilStopped(controller::close, loaded.isEmpty() ? List.of(controller.readyLine())
                 : List.of(loaded, controller.readyLine()));

@@ -60,6 +60,8 @@ public final class EmbeddedStore implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedStore.class);
     private static final String USER = "postgres";
+    /** Where {@link #start(Path)} unpacks the server: in the state directory, which holds all of it. */
+    static final String BINARIES = "postgres-binaries";
 
     private final Path state;
     private final StateLock lock;
@@ -90,15 +92,34 @@ public final class EmbeddedStore implements AutoCloseable {
      */
     public static EmbeddedStore start(Path state) {
         Path directory = Objects.requireNonNull(state, "state").toAbsolutePath();
+        return start(directory, directory.resolve(BINARIES));
+    }
+
+    /**
+     * Starts as {@link #start(Path)} does, with the server unpacked under {@code binaries}, which this user's
+     * state directories may share: the first start unpacks it there (some seconds), the others find it (the
+     * library's lock and marker in {@code PG-<digest>/} keep two starts from unpacking at once). The directory is
+     * created when missing and kept owner-only, like the state directory.
+     *
+     * @param state the state directory; created when missing
+     * @param binaries where the server is unpacked
+     * @return the running store
+     * @throws StoreException as {@link #start(Path)}, and when {@code binaries} belongs to another user
+     */
+    public static EmbeddedStore start(Path state, Path binaries) {
+        Path directory = Objects.requireNonNull(state, "state").toAbsolutePath();
+        Path unpacked = Objects.requireNonNull(binaries, "binaries").toAbsolutePath();
         Thread.ofVirtual().name("embedded-store-preload").start(EmbeddedStore::preload);
         StateDirectory files;
         StateLock lock;
         try {
-            files = StateDirectory.open(directory);
+            files = StateDirectory.open(directory, unpacked);
             lock = StateLock.take(files.lockFile());
         } catch (IOException e) {
-            throw new StoreException("could not prepare the state directory " + directory + " of the embedded "
-                    + "PostgreSQL: " + e.getMessage() + "; check that this user owns it and may write there", e);
+            String where = unpacked.startsWith(directory) ? "the state directory " + directory
+                    : "the state directory " + directory + " or the server's directory " + unpacked;
+            throw new StoreException("could not prepare " + where + " of the embedded PostgreSQL: " + e.getMessage()
+                    + "; check that this user owns it and may write there", e);
         }
         try {
             return start(files, lock);

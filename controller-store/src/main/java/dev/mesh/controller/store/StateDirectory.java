@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
@@ -31,23 +32,50 @@ final class StateDirectory {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Path root;
+    private final Path binaries;
 
-    private StateDirectory(Path root) {
+    private StateDirectory(Path root, Path binaries) {
         this.root = root;
+        this.binaries = binaries;
     }
 
     /**
      * Creates what is missing and makes the directory, the binaries' directory and the log
      * owner-only, also when an earlier version left them open.
      *
-     * @throws IOException when the file system refuses
+     * @param root the state directory
+     * @param binaries where the server is unpacked: {@code root/postgres-binaries}, or a directory this
+     *     user's state directories share
+     * @throws IOException when the file system refuses, or the binaries' directory belongs to another user
      */
-    static StateDirectory open(Path root) throws IOException {
-        StateDirectory state = new StateDirectory(root);
+    static StateDirectory open(Path root, Path binaries) throws IOException {
+        StateDirectory state = new StateDirectory(root, binaries);
         ownerOnlyDirectory(root);
-        ownerOnlyDirectory(state.binaries());
+        if (!binaries.startsWith(root)) {
+            requireOwnDirectory(binaries);
+        }
+        ownerOnlyDirectory(binaries);
         ownerOnlyFile(state.log());
         return state;
+    }
+
+    /**
+     * Refuses a shared binaries' directory that exists and belongs to another user: that user could swap the
+     * server this one runs (and it is not this user's to close).
+     */
+    private static void requireOwnDirectory(Path directory) throws IOException {
+        if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException(directory + " is not a directory");
+        }
+        String owner = Files.getOwner(directory, LinkOption.NOFOLLOW_LINKS).getName();
+        String user = System.getProperty("user.name");
+        if (!owner.equals(user)) {
+            throw new IOException(directory + " belongs to " + owner + ", not to " + user
+                    + ", who could not trust the server unpacked there");
+        }
     }
 
     Path root() {
@@ -58,8 +86,9 @@ final class StateDirectory {
         return root.resolve("postgres");
     }
 
+    /** @return where the server is unpacked ({@code PG-<digest>/} inside), owner-only */
     Path binaries() {
-        return root.resolve("postgres-binaries");
+        return binaries;
     }
 
     Path log() {

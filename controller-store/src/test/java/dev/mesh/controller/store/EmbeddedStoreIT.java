@@ -123,6 +123,56 @@ class EmbeddedStoreIT {
                 .hasMessageContaining("check the user and password in MESH_STORE_INVENTORY_FILE");
     }
 
+    /**
+     * Two state directories sharing where the server is unpacked: the first start unpacks it there, the second
+     * finds it (nothing unpacked in its state directory, the same {@code PG-<digest>} directory, unchanged), and
+     * the shared directory is kept owner-only.
+     */
+    @Test
+    void start_withSharedBinaries_unpacksTheServerOnce_forEveryStateDirectory() throws IOException {
+        Path shared = state.resolve("cache/postgres");
+        Path first = state.resolve("first");
+        Path second = state.resolve("second");
+        try (EmbeddedStore store = EmbeddedStore.start(first, shared)) {
+            new PgInventory(store.endpoint(Database.INVENTORY).dataSource())
+                    .report(new Node("alpha", "10.0.0.1", "debian-12"));
+        }
+        Path unpacked;
+        try (var entries = Files.list(shared)) {
+            unpacked = entries.collect(java.util.stream.Collectors.toList()).getFirst();
+        }
+        assertThat(unpacked.getFileName().toString()).startsWith("PG-");
+        assertThat(unpacked.resolve("bin/postgres")).isExecutable();
+        long unpackedAt = Files.getLastModifiedTime(unpacked.resolve("bin/postgres")).toMillis();
+
+        try (EmbeddedStore store = EmbeddedStore.start(second, shared)) {
+            assertThat(store.migrations()).extracting(MigrationReport::text)
+                    .contains("inventory: migrated from empty to version 4 (applied 1 inventory, 2 node facts, "
+                            + "3 deliveries, 4 handovers)");
+            assertThat(new PgInventory(store.endpoint(Database.INVENTORY).dataSource()).nodes()).isEmpty();
+        }
+        try (var entries = Files.list(shared)) {
+            assertThat(entries).containsExactly(unpacked);
+        }
+        assertThat(Files.getLastModifiedTime(unpacked.resolve("bin/postgres")).toMillis()).isEqualTo(unpackedAt);
+        assertThat(first.resolve(EmbeddedStore.BINARIES)).doesNotExist();
+        assertThat(second.resolve(EmbeddedStore.BINARIES)).doesNotExist();
+        assertThat(mode(shared)).isEqualTo("rwx------");
+    }
+
+    /** A shared directory of another user's is refused, naming it and its owner, before anything starts. */
+    @Test
+    void start_withSharedBinariesOfAnotherUser_isRefused() throws IOException {
+        Path shared = Files.createDirectories(state.resolve("cache/postgres"));
+        Files.setOwner(shared, shared.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+
+        assertThatThrownBy(() -> EmbeddedStore.start(state.resolve("state"), shared))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining(shared + " belongs to nobody, not to " + System.getProperty("user.name"))
+                .hasMessageContaining("the server's directory " + shared);
+        assertThat(state.resolve("state/postgres")).doesNotExist();
+    }
+
     private static String mode(Path path) throws IOException {
         return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
     }
