@@ -22,7 +22,8 @@ import picocli.CommandLine;
  * with the commands that need the store added — {@code prepare}, {@code serve}, {@code grant},
  * {@code revoke} and {@code principals} —, {@code genesis} given the bundle it runs from, and the process's environment given to it; {@code mcp} forwards
  * over the broker when the environment names one ({@link BrokerUpstreams}). Every failure becomes text and an exit code in one place,
- * {@link Failures}: no stack trace ever reaches the user.
+ * {@link Failures}: no stack trace ever reaches the user. {@code validate}'s plain form runs first, without
+ * picocli ({@link MeshCommands#runDirectly}); every other command line goes to picocli.
  */
 public final class Main {
 
@@ -51,7 +52,10 @@ public final class Main {
         return new PrintWriter(new BufferedWriter(new OutputStreamWriter(stream, Charset.defaultCharset())), true);
     }
 
-    /** The variable (and, set by {@link #main}, the system property) that logback.xml picks its appender by. */
+    /**
+     * The variable (and, set by {@link #main}, the system property) that {@link LogConfiguration} picks its
+     * appender by.
+     */
     static final String LOG_FORMAT = "MESH_LOG_FORMAT";
 
     /**
