@@ -139,12 +139,22 @@ public final class EmbeddedStore implements AutoCloseable {
         EmbeddedPostgres server;
         try {
             stopOrphan(files);
+            boolean keepTemplate = false;
             if (!files.initialized()) {
                 files.forgetPassword();
+                // A server shared by state directories keeps its first initdb's data directory as a template.
+                boolean shared = !files.binaries().startsWith(files.root());
+                Optional<Path> template = shared ? DataTemplate.find(files.binaries()) : Optional.empty();
+                if (template.isPresent()) {
+                    DataTemplate.copy(template.get(), files.data());
+                    LOG.debug("embedded store data directory copied template={} state={}", template.get(),
+                            files.root());
+                }
+                keepTemplate = shared && template.isEmpty();
             }
             Optional<Secret> kept = files.password();
             password = kept.orElseGet(StateDirectory::generatePassword);
-            server = server(files, password, kept.isEmpty()).start();
+            server = server(files, password, kept.isEmpty(), keepTemplate).start();
         } catch (IOException | UncheckedIOException | IllegalStateException | ExceptionInInitializerError e) {
             throw new StoreException("could not start the embedded PostgreSQL under " + files.root() + ": "
                     + describe(e) + tail(files.log()), e);
@@ -213,7 +223,8 @@ public final class EmbeddedStore implements AutoCloseable {
      * customizer writes the password-only {@code pg_hba.conf} and, on a first start (or the first
      * start of this version on an older state directory), sets the superuser's password.
      */
-    private static EmbeddedPostgres.Builder server(StateDirectory files, Secret password, boolean setPassword) {
+    private static EmbeddedPostgres.Builder server(StateDirectory files, Secret password, boolean setPassword,
+            boolean keepTemplate) {
         return EmbeddedPostgres.builder()
                 .setDataDirectory(files.data())
                 .setCleanDataDirectory(false)
@@ -235,6 +246,10 @@ public final class EmbeddedStore implements AutoCloseable {
                 .setDataDirectoryCustomizer(data -> {
                     try {
                         files.closeBinaries();
+                        if (keepTemplate) {
+                            // Right after initdb, before this state directory's authentication and password.
+                            DataTemplate.keep(files.data(), files.binaries());
+                        }
                         files.writeAuthentication();
                         if (setPassword) {
                             ServerBinaries.in(files.binaries(), files.log()).setSuperuserPassword(files.data(), password);

@@ -126,7 +126,8 @@ class EmbeddedStoreIT {
     /**
      * Two state directories sharing where the server is unpacked: the first start unpacks it there, the second
      * finds it (nothing unpacked in its state directory, the same {@code PG-<digest>} directory, unchanged), and
-     * the shared directory is kept owner-only.
+     * the shared directory is kept owner-only. The first start's initdb is kept as a template, which the second
+     * copies instead of running initdb; each has its own password all the same.
      */
     @Test
     void start_withSharedBinaries_unpacksTheServerOnce_forEveryStateDirectory() throws IOException {
@@ -154,6 +155,17 @@ class EmbeddedStoreIT {
         try (var entries = Files.list(shared)) {
             assertThat(entries).containsExactly(unpacked);
         }
+        assertThat(unpacked.resolve(DataTemplate.NAME).resolve("PG_VERSION")).content().isEqualToIgnoringNewLines("15");
+        assertThat(unpacked.resolve(DataTemplate.NAME).resolve("pg_hba.conf")).content()
+                .as("the template is initdb's, before a state directory's authentication")
+                .containsPattern("(?m)^(local|host).*trust$");
+        String initdbSays = "The files belonging to this database system will be owned by";
+        assertThat(first.resolve("postgres.log")).content().contains(initdbSays);
+        assertThat(second.resolve("postgres.log")).content().doesNotContain(initdbSays);
+        assertThat(second.resolve("postgres/pg_hba.conf")).content()
+                .containsPattern("(?m)^host all all 127.0.0.1/32 scram-sha-256$")
+                .doesNotContainPattern("(?m)^(local|host).*trust$");
+        assertThat(second.resolve("password")).content().isNotEqualTo(Files.readString(first.resolve("password")));
         assertThat(Files.getLastModifiedTime(unpacked.resolve("bin/postgres")).toMillis()).isEqualTo(unpackedAt);
         assertThat(first.resolve(EmbeddedStore.BINARIES)).doesNotExist();
         assertThat(second.resolve(EmbeddedStore.BINARIES)).doesNotExist();
