@@ -31,11 +31,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,17 +103,10 @@ final class MeshController implements AutoCloseable {
         Clock clock = Clock.systemUTC();
         String instance = Instance.id();
         AtomicReference<Runnable> onActivated = new AtomicReference<>(() -> { });
-        // The broker's connection and topology, and each database's schema check, on threads of their own: they
-        // are independent, and each mostly waits for a server (a third of the start, measured: docs/benchmarks.md).
-        CompletableFuture<Broker> connecting = CompletableFuture.supplyAsync(() -> connect(config, instance),
-                BACKGROUND);
-        Broker broker = null;
         try {
-            List<CompletableFuture<Void>> checks = Arrays.stream(Database.values())
-                    .map(database -> CompletableFuture.runAsync(() -> Migrations.of(database,
-                            config.stores().endpoint(database).dataSource()).requireUpToDate(), BACKGROUND))
-                    .toList();
-            checks.forEach(MeshController::await);
+            for (Database database : Database.values()) {
+                Migrations.of(database, config.stores().endpoint(database).dataSource()).requireUpToDate();
+            }
             StorePorts store = StorePorts.open(config.stores().inventory(), config.stores().licences(), instance,
                     Optional.of(LEASE), clock, opened);
             store.lock().warm();
@@ -124,7 +114,8 @@ final class MeshController implements AutoCloseable {
             // Every verb and report asks who may: the store is asked once a second per principal and verb.
             Identity identity = Identity.remembering(new PgIdentity(identityPool.dataSource()), IDENTITY_TTL, clock);
 
-            broker = opened.open(await(connecting));
+            Broker broker = opened.open(Broker.connect(brokerSettings(config), instance));
+            Topology.declare(broker);
             NatsSettings nats = natsSettings(config);
             NatsEvents natsEvents = opened.open(NatsEvents.start(nats, store.lifecycle()::status, clock));
             BrokerDeliveries deliveries = opened.open(new BrokerDeliveries(broker));
@@ -172,46 +163,7 @@ final class MeshController implements AutoCloseable {
                     server.map(s -> " url=" + s.endpoint()).orElse(""));
             return new MeshController(instance, store.lifecycle(), handover, server, opened);
         } catch (RuntimeException e) {
-            if (broker == null) {
-                // Made, or still being made, and not yet among what is closed: closed once made.
-                connecting.thenAccept(Broker::close).exceptionally(failure -> null);
-            }
             opened.closeAll().forEach(e::addSuppressed);
-            throw e;
-        }
-    }
-
-    /** Runs the start's independent parts, each on a virtual thread of its own. */
-    private static final java.util.concurrent.Executor BACKGROUND =
-            task -> Thread.ofVirtual().name("mesh-controller-start").start(task);
-
-    /** Connects to the broker and declares its topology; the connection is closed again when that fails. */
-    private static Broker connect(Config.Serve config, String instance) {
-        Broker broker = Broker.connect(brokerSettings(config), instance);
-        try {
-            Topology.declare(broker);
-            return broker;
-        } catch (RuntimeException e) {
-            try {
-                broker.close();
-            } catch (RuntimeException closing) {
-                e.addSuppressed(closing);
-            }
-            throw e;
-        }
-    }
-
-    /** @return what {@code part} gave; what it threw is thrown as it was, not wrapped */
-    private static <T> T await(CompletableFuture<T> part) {
-        try {
-            return part.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException failure) {
-                throw failure;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
             throw e;
         }
     }
