@@ -143,7 +143,7 @@ public final class EmbeddedStore implements AutoCloseable {
             if (!files.initialized()) {
                 files.forgetPassword();
                 // A server shared by state directories keeps its first initdb's data directory as a template.
-                boolean shared = !files.binaries().startsWith(files.root());
+                boolean shared = files.sharesBinaries();
                 Optional<Path> template = shared ? DataTemplate.find(files.binaries()) : Optional.empty();
                 if (template.isPresent()) {
                     DataTemplate.copy(template.get(), files.data());

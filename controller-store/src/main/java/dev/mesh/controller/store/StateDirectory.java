@@ -51,7 +51,7 @@ final class StateDirectory {
     static StateDirectory open(Path root, Path binaries) throws IOException {
         StateDirectory state = new StateDirectory(root, binaries);
         ownerOnlyDirectory(root);
-        if (!binaries.startsWith(root)) {
+        if (state.sharesBinaries()) {
             requireOwnDirectory(binaries);
         }
         ownerOnlyDirectory(binaries);
@@ -84,6 +84,11 @@ final class StateDirectory {
 
     Path data() {
         return root.resolve("postgres");
+    }
+
+    /** @return whether the server is unpacked outside this directory, where other state directories find it too */
+    boolean sharesBinaries() {
+        return !binaries.startsWith(root);
     }
 
     /** @return where the server is unpacked ({@code PG-<digest>/} inside), owner-only */
