@@ -8,37 +8,40 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * A data directory as {@code initdb} made it, kept beside the unpacked server that made it
- * ({@code PG-<digest>/initdb-template}) when the server is shared by several state directories, and copied into a
+ * ({@code PG-<id>.initdb-template}, outside the server's directory, whose contents the library's marker must be
+ * newer than) when the server is shared by several state directories, and copied into a
  * fresh state directory instead of running {@code initdb} again (1.2–1.5 s of a fresh start; docs/store.md). The
  * copy is then a state directory's own like any other: its start writes its own {@code pg_hba.conf} and sets its
  * own superuser's password, as after {@code initdb}.
  *
  * <p>The template is made from the first fresh start's data directory right after {@code initdb}, before
  * anything of that state directory's is written into it, through a temporary directory and a rename, so that a
- * reader never finds half of one; two starts making it at once keep the first. It is used only when exactly one
- * server is unpacked (a data directory belongs to the major version that made it), and copied through a temporary
- * directory too.
+ * reader never finds half of one; two starts making it at once keep the first. It belongs to its server (a data
+ * directory belongs to the major version that made it), and is copied through a temporary directory too.
  */
 final class DataTemplate {
 
-    /** Its directory, in the server's {@code PG-<digest>}. */
-    static final String NAME = "initdb-template";
+    /** Its directory's name after the server's: {@code PG-<id>.initdb-template}. */
+    static final String SUFFIX = ".initdb-template";
     /** The library's lock file in a data directory: never part of a copy. */
     private static final String LIBRARY_LOCK = "epg-lock";
 
     private DataTemplate() {
     }
 
-    /** @return the template of the one server unpacked under {@code binaries}, when there is one */
-    static Optional<Path> find(Path binaries) throws IOException {
-        return server(binaries).map(server -> server.resolve(NAME))
-                .filter(template -> Files.isRegularFile(template.resolve("PG_VERSION")));
+    /** @return the template of the server unpacked in {@code server}, when there is one */
+    static Optional<Path> find(Path server) {
+        return Optional.of(of(server)).filter(template -> Files.isRegularFile(template.resolve("PG_VERSION")));
+    }
+
+    /** @return where the template of the server unpacked in {@code server} is kept */
+    static Path of(Path server) {
+        return server.resolveSibling(server.getFileName() + SUFFIX);
     }
 
     /**
@@ -60,14 +63,13 @@ final class DataTemplate {
         Files.move(temporary, data, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** Keeps {@code data}, just made by {@code initdb}, as the template of the one server under {@code binaries}. */
-    static void keep(Path data, Path binaries) throws IOException {
-        Optional<Path> server = server(binaries);
-        if (server.isEmpty() || Files.exists(server.get().resolve(NAME))) {
+    /** Keeps {@code data}, just made by {@code initdb}, as the template of the server unpacked in {@code server}. */
+    static void keep(Path data, Path server) throws IOException {
+        Path template = of(server);
+        if (Files.exists(template)) {
             return;
         }
-        Path template = server.get().resolve(NAME);
-        Path temporary = server.get().resolve(NAME + "." + ProcessHandle.current().pid());
+        Path temporary = template.resolveSibling(template.getFileName() + "." + ProcessHandle.current().pid());
         delete(temporary);
         copyTree(data, temporary);
         try {
@@ -75,19 +77,6 @@ final class DataTemplate {
         } catch (FileAlreadyExistsException | DirectoryNotEmptyException madeMeanwhile) {
             delete(temporary);
         }
-    }
-
-    /** @return the server's {@code PG-<digest>} directory, when exactly one is unpacked there (and complete) */
-    private static Optional<Path> server(Path binaries) throws IOException {
-        if (!Files.isDirectory(binaries)) {
-            return Optional.empty();
-        }
-        List<Path> servers;
-        try (Stream<Path> entries = Files.list(binaries)) {
-            servers = entries.filter(entry -> entry.getFileName().toString().startsWith("PG-")
-                    && Files.exists(entry.resolve(".exists"))).toList();
-        }
-        return servers.size() == 1 ? Optional.of(servers.getFirst()) : Optional.empty();
     }
 
     /** Copies a directory tree, with its files' permissions and times, without the library's lock file. */

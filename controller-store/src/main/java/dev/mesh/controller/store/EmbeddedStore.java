@@ -98,7 +98,7 @@ public final class EmbeddedStore implements AutoCloseable {
     /**
      * Starts as {@link #start(Path)} does, with the server unpacked under {@code binaries}, which this user's
      * state directories may share: the first start unpacks it there (some seconds), the others find it (the
-     * library's lock and marker in {@code PG-<digest>/} keep two starts from unpacking at once). The directory is
+     * lock of {@link ServerArchive} keeps two starts from unpacking at once). The directory is
      * created when missing and kept owner-only, like the state directory.
      *
      * @param state the state directory; created when missing
@@ -108,16 +108,16 @@ public final class EmbeddedStore implements AutoCloseable {
      */
     public static EmbeddedStore start(Path state, Path binaries) {
         Path directory = Objects.requireNonNull(state, "state").toAbsolutePath();
-        Path unpacked = Objects.requireNonNull(binaries, "binaries").toAbsolutePath();
+        Path serverDirectory = Objects.requireNonNull(binaries, "binaries").toAbsolutePath();
         Thread.ofVirtual().name("embedded-store-preload").start(EmbeddedStore::preload);
         StateDirectory files;
         StateLock lock;
         try {
-            files = StateDirectory.open(directory, unpacked);
+            files = StateDirectory.open(directory, serverDirectory);
             lock = StateLock.take(files.lockFile());
         } catch (IOException e) {
-            String where = unpacked.startsWith(directory) ? "the state directory " + directory
-                    : "the state directory " + directory + " or the server's directory " + unpacked;
+            String where = serverDirectory.startsWith(directory) ? "the state directory " + directory
+                    : "the state directory " + directory + " or the server's directory " + serverDirectory;
             throw new StoreException("could not prepare " + where + " of the embedded PostgreSQL: " + e.getMessage()
                     + "; check that this user owns it and may write there", e);
         }
@@ -138,13 +138,15 @@ public final class EmbeddedStore implements AutoCloseable {
         Secret password;
         EmbeddedPostgres server;
         try {
-            stopOrphan(files);
+            ServerArchive archive = ServerArchive.onClassPath();
+            Path unpacked = archive.unpacked(files.binaries());
+            stopOrphan(files, unpacked);
             boolean keepTemplate = false;
             if (!files.initialized()) {
                 files.forgetPassword();
                 // A server shared by state directories keeps its first initdb's data directory as a template.
                 boolean shared = files.sharesBinaries();
-                Optional<Path> template = shared ? DataTemplate.find(files.binaries()) : Optional.empty();
+                Optional<Path> template = shared ? DataTemplate.find(unpacked) : Optional.empty();
                 if (template.isPresent()) {
                     DataTemplate.copy(template.get(), files.data());
                     LOG.debug("embedded store data directory copied template={} state={}", template.get(),
@@ -154,7 +156,7 @@ public final class EmbeddedStore implements AutoCloseable {
             }
             Optional<Secret> kept = files.password();
             password = kept.orElseGet(StateDirectory::generatePassword);
-            server = server(files, password, kept.isEmpty(), keepTemplate).start();
+            server = server(files, archive, unpacked, password, kept.isEmpty(), keepTemplate).start();
         } catch (IOException | UncheckedIOException | IllegalStateException | ExceptionInInitializerError e) {
             throw new StoreException("could not start the embedded PostgreSQL under " + files.root() + ": "
                     + describe(e) + tail(files.log()), e);
@@ -192,7 +194,7 @@ public final class EmbeddedStore implements AutoCloseable {
      * Stops the server a controller that died (killed, its lock freed by the system) left running
      * on the data directory: PostgreSQL would refuse to start beside it.
      */
-    private static void stopOrphan(StateDirectory files) throws IOException {
+    private static void stopOrphan(StateDirectory files, Path unpacked) throws IOException {
         OptionalLong pid = files.postmasterPid();
         Optional<ProcessHandle> orphan = pid.isEmpty() ? Optional.empty() : ProcessHandle.of(pid.getAsLong())
                 .filter(ProcessHandle::isAlive)
@@ -201,7 +203,7 @@ public final class EmbeddedStore implements AutoCloseable {
             return; // none, or a stale postmaster.pid, which the server replaces
         }
         LOG.info("embedded store stopping a server left running pid={} state={}", pid.getAsLong(), files.root());
-        ServerBinaries.in(files.binaries(), files.log()).stop(files.data());
+        ServerBinaries.in(unpacked, files.log()).stop(files.data());
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (orphan.get().isAlive()) {
             if (System.nanoTime() > deadline) {
@@ -223,8 +225,8 @@ public final class EmbeddedStore implements AutoCloseable {
      * customizer writes the password-only {@code pg_hba.conf} and, on a first start (or the first
      * start of this version on an older state directory), sets the superuser's password.
      */
-    private static EmbeddedPostgres.Builder server(StateDirectory files, Secret password, boolean setPassword,
-            boolean keepTemplate) {
+    private static EmbeddedPostgres.Builder server(StateDirectory files, ServerArchive archive, Path unpacked,
+            Secret password, boolean setPassword, boolean keepTemplate) {
         return EmbeddedPostgres.builder()
                 .setDataDirectory(files.data())
                 .setCleanDataDirectory(false)
@@ -232,6 +234,9 @@ public final class EmbeddedStore implements AutoCloseable {
                 // controller's hook still releases its plan lock on it (seen: "plan lock lost" at SIGTERM).
                 .setRegisterShutdownHook(false)
                 .setOverrideWorkingDirectory(files.binaries().toFile())
+                // The server is unpacked already (ServerArchive): the library is given its identity, not its
+                // 14 MB archive, which it would read whole at every start.
+                .setPgBinaryResolver(archive.resolver())
                 .setLocaleConfig("locale", "C")
                 .setServerConfig("listen_addresses", "127.0.0.1")
                 .setServerConfig("unix_socket_directories", "")
@@ -248,11 +253,11 @@ public final class EmbeddedStore implements AutoCloseable {
                         files.closeBinaries();
                         if (keepTemplate) {
                             // Right after initdb, before this state directory's authentication and password.
-                            DataTemplate.keep(files.data(), files.binaries());
+                            DataTemplate.keep(files.data(), unpacked);
                         }
                         files.writeAuthentication();
                         if (setPassword) {
-                            ServerBinaries.in(files.binaries(), files.log()).setSuperuserPassword(files.data(), password);
+                            ServerBinaries.in(unpacked, files.log()).setSuperuserPassword(files.data(), password);
                             files.keepPassword(password);
                             LOG.info("embedded store password set state={}", files.root());
                         }

