@@ -41,6 +41,9 @@ public final class Main {
     public static void main(String[] args) {
         System.setProperty(LOG_FORMAT, logFormat(args, System.getenv(), System.err));
         OptionalInt direct = MeshCommands.runDirectly(args, writer(System.out), writer(System.err));
+        if (direct.isEmpty()) {
+            direct = ServeCommand.direct(args, System.getenv(), writer(System.out), writer(System.err));
+        }
         if (direct.isPresent()) {
             System.exit(direct.getAsInt());
         }

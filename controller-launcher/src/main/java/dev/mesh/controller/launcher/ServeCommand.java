@@ -1,6 +1,7 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.cli.CommandException;
+import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.mcp.BearerToken;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,7 +67,7 @@ final class ServeCommand implements Callable<Integer> {
             + "the broker and the bus.")
     private boolean dev;
 
-    @Option(names = "--state", paramLabel = "DIR", defaultValue = ".mesh-dev",
+    @Option(names = "--state", paramLabel = "DIR", defaultValue = DEFAULT_STATE,
             description = "The state directory: the embedded store's data, the token, the endpoint "
                     + "(default: ${DEFAULT-VALUE}).")
     private Path state;
@@ -98,11 +100,60 @@ final class ServeCommand implements Callable<Integer> {
                     + "${COMPLETION-CANDIDATES}.")
     private LogFormat logFormat;
 
+    /** The state directory unless told otherwise. */
+    static final String DEFAULT_STATE = ".mesh-dev";
+
+    /** The standard streams of a run without picocli ({@link #direct}); empty when picocli runs it. */
+    private Optional<Streams> direct = Optional.empty();
+
+    private record Streams(PrintWriter out, PrintWriter err) {
+    }
+
     /** Where {@code serve --dev} listens unless told otherwise. */
     static final String DEV_HTTP = "127.0.0.1:7300";
 
     ServeCommand(Map<String, String> env) {
         this.env = Objects.requireNonNull(env, "env");
+    }
+
+    /**
+     * Runs {@code serve} without picocli when it is the whole command line — as the host runs the mesh's
+     * controller (its manifest's process) — and declines any other, which picocli then reads as always. The
+     * command is the one picocli would run with every option at its default, and a failure is rendered by
+     * {@link Failures} as picocli's handler renders it ({@code ServeCommandTest} holds the two to the same lines
+     * and exit code): it only skips building the command's model by reflection, some 150 ms of the start
+     * (docs/operations.md, "A short command's start").
+     *
+     * @param args the whole command line
+     * @param env the environment the command reads its configuration from
+     * @param out where the ready line goes
+     * @param err where warnings and a failure go
+     * @return the exit code; empty when the command line is not {@code serve} alone
+     */
+    static OptionalInt direct(String[] args, Map<String, String> env, PrintWriter out, PrintWriter err) {
+        if (args.length != 1 || !args[0].equals("serve")) {
+            return OptionalInt.empty();
+        }
+        ServeCommand serve = new ServeCommand(env);
+        serve.state = Path.of(DEFAULT_STATE);
+        serve.logFormat = LogFormat.text;
+        serve.direct = Optional.of(new Streams(out, err));
+        try {
+            return OptionalInt.of(serve.call());
+        } catch (Exception failure) {
+            Failures.Report report = Failures.of(failure, 2); // its exit code for input it refuses, as picocli's
+            report.lines().forEach(err::println);
+            err.flush();
+            return OptionalInt.of(report.exitCode());
+        }
+    }
+
+    private PrintWriter out() {
+        return direct.map(Streams::out).orElseGet(() -> spec.commandLine().getOut());
+    }
+
+    private PrintWriter err() {
+        return direct.map(Streams::err).orElseGet(() -> spec.commandLine().getErr());
     }
 
     @Override
@@ -141,7 +192,7 @@ final class ServeCommand implements Callable<Integer> {
      */
     private int serveMesh() throws InterruptedException {
         Config.Serve config = Config.forServe(env);
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = err();
         config.warnings().forEach(warning -> err.println("mesh-controller: warning: " + warning));
         err.flush();
         Optional<McpHttpServer.Config> httpConfig = Optional.empty();
@@ -170,8 +221,8 @@ final class ServeCommand implements Callable<Integer> {
      * throws instead, which {@link dev.mesh.controller.cli.Failures} turns into its line and exit 1.
      */
     private int serveUntilStopped(Runnable close, List<String> lines) throws InterruptedException {
-        Stop stop = Stop.install(close, spec.commandLine().getErr());
-        PrintWriter out = spec.commandLine().getOut();
+        Stop stop = Stop.install(close, err());
+        PrintWriter out = out();
         lines.forEach(out::println);
         out.flush();
         LOG.info("controller stopping signal={}", stop.await());
