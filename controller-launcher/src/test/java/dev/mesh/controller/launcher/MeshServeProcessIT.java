@@ -17,7 +17,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -70,8 +72,14 @@ class MeshServeProcessIT {
 
     @Test
     void serve_asAProcess_answersPython_deliversToAHost_sigtermExits0_andFreesTheLock() throws Exception {
-        ServeProcess serve = ServeProcess.startMesh(mesh.env(), dir);
+        Path classes = dir.resolve("classes.txt");
+        Map<String, String> env = new HashMap<>(mesh.env());
+        env.put("MESH_CONTROLLER_JAVA_OPTS", "-Xlog:class+load=info:file=" + classes);
+        ServeProcess serve = ServeProcess.startMesh(env, dir);
         opened.add(serve);
+        assertThat(classes).as("serve alone, the host's command line, runs without picocli (ServeCommand.direct)")
+                .content().contains("dev.mesh.controller.launcher.ServeCommand ")
+                .doesNotContain("picocli.CommandLine source").doesNotContain("picocli.CommandLine$Model");
         assertThat(serve.role()).as(serve.err()).isEqualTo("active");
         assertThat(serve.epoch()).isPositive();
         assertThat(serve.instance()).endsWith(":" + serve.process.pid());
