@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -58,7 +57,7 @@ final class DataTemplate {
             Files.delete(data);
         }
         Path temporary = data.resolveSibling(data.getFileName() + ".copying");
-        delete(temporary);
+        FileTrees.delete(temporary);
         copyTree(template, temporary);
         Files.move(temporary, data, StandardCopyOption.ATOMIC_MOVE);
     }
@@ -70,12 +69,12 @@ final class DataTemplate {
             return;
         }
         Path temporary = template.resolveSibling(template.getFileName() + "." + ProcessHandle.current().pid());
-        delete(temporary);
+        FileTrees.delete(temporary);
         copyTree(data, temporary);
         try {
             Files.move(temporary, template, StandardCopyOption.ATOMIC_MOVE);
         } catch (FileAlreadyExistsException | DirectoryNotEmptyException madeMeanwhile) {
-            delete(temporary);
+            FileTrees.delete(temporary);
         }
     }
 
@@ -88,17 +87,6 @@ final class DataTemplate {
                 }
                 Path target = to.resolve(from.relativize(source).toString());
                 Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
-            }
-        }
-    }
-
-    private static void delete(Path directory) throws IOException {
-        if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        try (Stream<Path> entries = Files.walk(directory)) {
-            for (Path entry : entries.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(entry);
             }
         }
     }

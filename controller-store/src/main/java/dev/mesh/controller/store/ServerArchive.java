@@ -20,7 +20,6 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -154,8 +153,8 @@ final class ServerArchive {
 
     private void unpack(Path server) throws IOException {
         Path temporary = server.resolveSibling(server.getFileName() + ".unpacking");
-        delete(temporary);
-        delete(server);
+        FileTrees.delete(temporary);
+        FileTrees.delete(server);
         Files.createDirectories(temporary);
         try (InputStream archive = url.openStream();
                 TarArchiveInputStream tar = new TarArchiveInputStream(new XZInputStream(new BufferedInputStream(
@@ -214,17 +213,6 @@ final class ServerArchive {
             connection.getInputStream().close();
         }
         return identity.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static void delete(Path directory) throws IOException {
-        if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        try (Stream<Path> entries = Files.walk(directory)) {
-            for (Path entry : entries.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(entry);
-            }
-        }
     }
 
     @Override
