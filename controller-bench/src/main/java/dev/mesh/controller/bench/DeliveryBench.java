@@ -280,7 +280,8 @@ public final class DeliveryBench {
         for (int r = 0; r < 10; r++) {
             Execution.Round round = lifecycle.whileActive(() -> execution.run(epoch));
             for (String build : inventory.requested()) {
-                inventory.finish(build, true, "");
+                inventory.finish(new Report.Build(build, true, "", "0".repeat(64), "file:///bench/" + build.substring(6),
+                        Instant.now()));
             }
             round.delivered().forEach(d -> {
                 inventory.acknowledge(d.node(), d.revision());
@@ -387,7 +388,7 @@ public final class DeliveryBench {
         }
 
         @Override
-        public Set<String> built() {
+        public Map<String, dev.mesh.controller.core.Built> built() {
             return timed("built", super::built);
         }
 

@@ -8,7 +8,6 @@ import dev.mesh.controller.core.plan.IncrementalPlanner;
 import dev.mesh.controller.core.plan.Planner;
 import dev.mesh.controller.core.plan.Planning;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -78,12 +77,12 @@ public class PlanBenchmark {
             mesh = plan.mesh;
             changed = withChange;
             applied = plan.applied;
-            planner.plan(mesh, applied, Set.of());
+            planner.plan(mesh, applied, Map.of());
         }
 
         Planning next() {
             back = !back;
-            return planner.plan(back ? changed : mesh, applied, Set.of());
+            return planner.plan(back ? changed : mesh, applied, Map.of());
         }
     }
 
@@ -110,7 +109,7 @@ public class PlanBenchmark {
     /** @return a plan of every node from nothing */
     @Benchmark
     public Planning fullPlan() {
-        return Planner.plan(mesh, Map.of(), Set.of());
+        return Planner.plan(mesh, Map.of(), Map.of());
     }
 
     /**

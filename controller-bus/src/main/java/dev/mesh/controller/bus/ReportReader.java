@@ -70,7 +70,20 @@ final class ReportReader {
             case "failed" -> false;
             default -> throw new Unreadable("status must be \"succeeded\" or \"failed\"");
         };
-        return new Report.Build(build, succeeded, detail(tree, "detail"), at(tree));
+        return new Report.Build(build, succeeded, detail(tree, "detail"), optional(tree, "sha256"),
+                optional(tree, "location"), at(tree));
+    }
+
+    /** @return an optional string field: absent or {@code null} is {@code null} */
+    private static String optional(JsonNode object, String field) {
+        JsonNode value = object.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isString()) {
+            throw new Unreadable(field + " must be a string when present (it is " + type(value) + ")");
+        }
+        return value.stringValue();
     }
 
     private static List<Report.Step> steps(JsonNode tree) {

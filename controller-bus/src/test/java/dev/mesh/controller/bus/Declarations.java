@@ -17,7 +17,9 @@ final class Declarations {
      * @return a declaration of one module, {@code mesh-store}, with a process that prepares
      */
     static Declaration of(String node, String level) {
-        Declaration.Artifact artifact = new Declaration.Artifact("mesh-store", "server", "debian-12");
+        Declaration.Artifact artifact = Declaration.Artifact.unbuilt("mesh-store", "1.2.0", "server", "debian-12")
+                .built("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                        "https://builds.mesh/mesh-store-1.2.0-server.tar.gz");
         Map<String, String> env = Map.of("STORE_LEVEL", level, "STORE_PORT", "5433");
         Declaration unsigned = new Declaration(node, "",
                 List.of(new Declaration.Account("mesh-store", "", "/var/lib/mesh-store")),
@@ -27,7 +29,7 @@ final class Declarations {
                         "mesh-store", "0600")),
                 List.of(new Declaration.Access("mesh-store", "/var/lib/mesh-store/data", "write")),
                 List.of(new Declaration.Process("mesh-store", "mesh-store", artifact, List.of("/opt/mesh-store/bin/server",
-                        "--port", "5433"), "mesh-store", env, List.of("legacy-store"), new Declaration.Preparation(
+                        "--port", "5433"), "mesh-store", env, List.of("legacy-store"), true, new Declaration.Preparation(
                         List.of("/opt/mesh-store/bin/server", "prepare"), "mesh-store", env))),
                 List.of(),
                 List.of("store"),

@@ -15,8 +15,10 @@ class ReportReaderTest {
     private static final Instant AT = Instant.parse("2026-12-01T10:00:00Z");
     private static final String APPLIED = "{\"kind\": \"applied\", \"node\": \"n1\", \"revision\": \"sha256:ab\","
             + " \"steps\": [{\"id\": \"n1/process:mesh-store\", \"status\": \"done\"}], \"at\": \"2026-12-01T10:00:00Z\"}";
+    private static final String SHA256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
     private static final String BUILD = "{\"kind\": \"build\", \"build\": \"build:mesh-store@1.2.0/server\","
-            + " \"status\": \"succeeded\", \"at\": \"2026-12-01T10:00:00Z\"}";
+            + " \"status\": \"succeeded\", \"sha256\": \"" + SHA256 + "\", \"location\": "
+            + "\"https://builds.mesh/mesh-store-1.2.0-server.tar.gz\", \"at\": \"2026-12-01T10:00:00Z\"}";
 
     private final ReportReader reader = new ReportReader();
 
@@ -51,10 +53,25 @@ class ReportReaderTest {
     @Test
     void read_buildReport_givesEveryField_detailOptional() {
         assertThat(read(BUILD)).isEqualTo(new ReportReader.Read.Readable(new Report.Build(
-                "build:mesh-store@1.2.0/server", true, "", AT)));
+                "build:mesh-store@1.2.0/server", true, "", SHA256, "https://builds.mesh/mesh-store-1.2.0-server.tar.gz",
+                AT)));
         assertThat(read(with(BUILD, "\"succeeded\"", "\"failed\", \"detail\": \"cargo: exit 101\"")))
                 .isEqualTo(new ReportReader.Read.Readable(new Report.Build("build:mesh-store@1.2.0/server", false,
-                        "cargo: exit 101", AT)));
+                        "cargo: exit 101", SHA256, "https://builds.mesh/mesh-store-1.2.0-server.tar.gz", AT)));
+    }
+
+    @Test
+    void read_aSuccessWithoutItsArchive_isReadable_andCountsAsAFailure() {
+        String bare = "{\"kind\": \"build\", \"build\": \"build:mesh-store@1.2.0/server\", \"status\": \"succeeded\","
+                + " \"at\": \"2026-12-01T10:00:00Z\"}";
+        Report.Build build = (Report.Build) ((ReportReader.Read.Readable) read(bare)).report();
+
+        assertThat(build.artifact()).isEmpty();
+        assertThat(build.usable().succeeded()).isFalse();
+        assertThat(build.usable().detail()).startsWith("the builder reported build:mesh-store@1.2.0/server succeeded "
+                + "but named no sha256");
+        assertThat(read(with(BUILD, "\"" + SHA256 + "\"", "5")))
+                .isEqualTo(new ReportReader.Read.Unreadable("sha256 must be a string when present (it is number)"));
     }
 
     @Test

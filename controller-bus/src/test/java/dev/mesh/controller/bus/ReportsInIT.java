@@ -143,7 +143,8 @@ class ReportsInIT {
         send(sender(builder), builder, "m-builder", build);
 
         assertRejected(deadLetter("m-stranger"));
-        assertThat(next()).isEqualTo(new Report.Build("build:mesh-store@1.2.0/server", false, "cargo: exit 101", AT));
+        assertThat(next()).isEqualTo(new Report.Build("build:mesh-store@1.2.0/server", false, "cargo: exit 101", null, null,
+                AT));
         assertThat(settled().rejected(ReportsIn.Rejection.NOT_A_BUILDER)).isEqualTo(1);
     }
 

@@ -113,7 +113,7 @@ final class PlanCommand implements Callable<Integer> {
             print(stdout, null, problems);
             return 1;
         }
-        Planning planning = Planner.plan(mesh, acknowledged, Set.of());
+        Planning planning = Planner.plan(mesh, acknowledged, Map.of());
         problems.addAll(planning.composition().problems());
         print(stdout, planning.plan(), problems);
         if (problems.stream().anyMatch(Problem::isError)) {

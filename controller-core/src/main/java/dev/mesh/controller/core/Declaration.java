@@ -1,5 +1,9 @@
 package dev.mesh.controller.core;
 
+import com.fasterxml.jackson.annotation.JacksonInject;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import com.fasterxml.jackson.annotation.OptBoolean;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,6 +29,16 @@ import java.util.Objects;
 public record Declaration(String node, String revision, List<Account> accounts, List<Directory> directories,
         List<Secret> secrets, List<Access> accesses, List<Process> processes, List<Container> containers,
         List<String> seats, List<Tool> tools) {
+
+    /**
+     * The ids of the values a reader injects for the parts a declaration of an earlier format lacks
+     * (see {@link Artifact}): {@code null} for each of these, {@code false} for {@link #LATER_FLAG}.
+     */
+    public static final List<String> LATER_PARTS = List.of("artifact.version", "artifact.sha256",
+            "artifact.location");
+
+    /** The id of the value a reader injects for {@link Process#overlap()} when it is absent: {@code false}. */
+    public static final String LATER_FLAG = "process.overlap";
 
     /** Checks and copies the parts. */
     public Declaration {
@@ -91,13 +105,51 @@ public record Declaration(String node, String revision, List<Account> accounts, 
     }
 
     /**
-     * The artifact a process runs.
+     * The artifact a process runs: which build of which module version, and, once built, its
+     * SHA-256 and where a host gets it. A host runs exactly the bytes of that digest.
+     *
+     * <p>The parts after the first format of declarations ({@code version}, {@code sha256},
+     * {@code location}) are written only when they have a value and read as absent when missing,
+     * so a declaration an earlier version composed reads back to its own revision.
      *
      * @param module the module that builds it
+     * @param version the module version it is built from; null only in a declaration of an
+     *     earlier format
      * @param name the artifact's name
      * @param system the system it is built for
+     * @param sha256 {@code sha256:} and the hex digest of the built archive; null until built
+     * @param location where a host gets the archive (a URI); null until built
      */
-    public record Artifact(String module, String name, String system) {
+    public record Artifact(String module,
+            @JacksonInject(value = "artifact.version", useInput = OptBoolean.TRUE) @JsonInclude(Include.NON_NULL)
+            String version,
+            String name, String system,
+            @JacksonInject(value = "artifact.sha256", useInput = OptBoolean.TRUE) @JsonInclude(Include.NON_NULL)
+            String sha256,
+            @JacksonInject(value = "artifact.location", useInput = OptBoolean.TRUE) @JsonInclude(Include.NON_NULL)
+            String location) {
+
+        /**
+         * @param module the module that builds it
+         * @param version the module version
+         * @param name the artifact's name
+         * @param system the system it is built for
+         * @return the artifact not built yet
+         */
+        public static Artifact unbuilt(String module, String version, String name, String system) {
+            return new Artifact(module, version, name, system, null, null);
+        }
+
+        /** @return a copy pinned to the build that made {@code sha256}, to be got at {@code location} */
+        public Artifact built(String sha256, String location) {
+            return new Artifact(module, version, name, system, Objects.requireNonNull(sha256, "sha256"),
+                    Objects.requireNonNull(location, "location"));
+        }
+
+        /** @return whether it is pinned to a successful build: a digest and where to get it */
+        public boolean pinned() {
+            return sha256 != null && location != null;
+        }
     }
 
     /**
@@ -120,10 +172,20 @@ public record Declaration(String node, String revision, List<Account> accounts, 
      * @param user the account it runs as
      * @param env its environment
      * @param replaces legacy containers it takes over from
+     * @param overlap whether it is safe to run twice: a host restarts it by starting the new one,
+     *     waiting until it runs, then stopping the old one; written only when {@code true}
      * @param prepare the preparation, or {@code null} when the module does not prepare
      */
     public record Process(String module, String name, Artifact artifact, List<String> run, String user,
-            Map<String, String> env, List<String> replaces, Preparation prepare) {
+            Map<String, String> env, List<String> replaces,
+            @JacksonInject(value = LATER_FLAG, useInput = OptBoolean.TRUE) @JsonInclude(Include.NON_DEFAULT)
+            boolean overlap,
+            Preparation prepare) {
+
+        /** @return a copy that runs {@code built} */
+        public Process withArtifact(Artifact built) {
+            return new Process(module, name, built, run, user, env, replaces, overlap, prepare);
+        }
     }
 
     /**

@@ -147,8 +147,12 @@ public interface Inventory {
     /** @return each node's standing failure, by node name */
     Map<String, Report.Failed> failures();
 
-    /** @return ids of the builds done ({@code build:MODULE@VERSION/ARTIFACT}) */
-    Set<String> built();
+    /**
+     * @return the builds done, by id ({@code build:MODULE@VERSION/ARTIFACT}), each with the archive it
+     *     made and where hosts get it; a success recorded without them (by a controller before builds
+     *     named their archive) is not among them, and may be requested again
+     */
+    Map<String, Built> built();
 
     /** @return ids of the builds requested and not done yet */
     Set<String> requested();
@@ -184,13 +188,13 @@ public interface Inventory {
 
     /**
      * Records how a requested build ended: it is no longer requested; when it succeeded it is
-     * {@linkplain #built() built} and never requested again, when it failed it may be. A build once
-     * built stays built: a failure reported after the success is ignored.
+     * {@linkplain #built() built}, with its artifact, and never requested again, when it failed it may
+     * be. A build once built stays built: a failure reported after the success is ignored.
      *
-     * @param buildId {@code build:MODULE@VERSION/ARTIFACT}
-     * @param succeeded whether the builder reported success
-     * @param detail what the builder reported, or {@code ""}
-     * @throws IllegalArgumentException when the id is not of that form
+     * @param report what the builder reported: a success with its {@linkplain Report.Build#artifact()
+     *     artifact}, or a failure
+     * @throws IllegalArgumentException when the id is not of that form, or a success names no usable
+     *     artifact (see {@link Report.Build#usable()})
      */
-    void finish(String buildId, boolean succeeded, String detail);
+    void finish(Report.Build report);
 }

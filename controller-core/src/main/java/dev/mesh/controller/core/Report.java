@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What a host or a builder reports to the controller (DESIGN.md section 8, queue
@@ -57,14 +58,18 @@ public sealed interface Report {
     }
 
     /**
-     * A builder finished a build.
+     * A builder finished a build. One that succeeded names what it made: the archive's SHA-256 and
+     * where a host gets it; a success without them is recorded as a failure ({@link #artifact()}).
      *
      * @param build the build's id, {@code build:MODULE@VERSION/ARTIFACT}
      * @param succeeded whether it reported {@code succeeded}
      * @param detail what it said, or {@code ""}
+     * @param sha256 the archive's SHA-256 as the builder reported it, or {@code null}
+     * @param location where a host gets the archive, or {@code null}
      * @param at when
      */
-    record Build(String build, boolean succeeded, String detail, Instant at) implements Report {
+    record Build(String build, boolean succeeded, String detail, String sha256, String location, Instant at)
+            implements Report {
         /** Checks the parts. */
         public Build {
             Objects.requireNonNull(build, "build");
@@ -74,6 +79,45 @@ public sealed interface Report {
                 throw new IllegalArgumentException("a build report names its build as build:MODULE@VERSION/ARTIFACT, "
                         + "not \"" + build + "\"");
             }
+        }
+
+        /**
+         * @return this report when it is a failure or a success that names its artifact; otherwise
+         *     the failure it counts as, with {@link #problem()} as its detail
+         */
+        public Build usable() {
+            return problem().map(why -> new Build(build, false, why, sha256, location, at)).orElse(this);
+        }
+
+        /**
+         * @return what the build made, when it succeeded and named a valid digest and a location;
+         *     empty otherwise (see {@link #problem()})
+         */
+        public Optional<Built> artifact() {
+            return succeeded && problem().isEmpty() ? Optional.of(new Built(build, sha256, location))
+                    : Optional.empty();
+        }
+
+        /**
+         * @return why a success cannot be used: it named no valid SHA-256 or no location; empty
+         *     for a usable success and for a failure
+         */
+        public Optional<String> problem() {
+            if (!succeeded) {
+                return Optional.empty();
+            }
+            if (!Built.isDigest(sha256)) {
+                return Optional.of("the builder reported " + build + " succeeded but named "
+                        + (sha256 == null ? "no sha256" : "the sha256 \"" + sha256 + "\", which is not 64 lower-case "
+                        + "hex digits") + "; a host runs only an archive whose digest its declaration pins, so the "
+                        + "build counts as failed: fix the builder and run the build verb again");
+            }
+            if (location == null || location.isBlank()) {
+                return Optional.of("the builder reported " + build + " succeeded but named no location; a host "
+                        + "cannot get the archive, so the build counts as failed: fix the builder and run the build "
+                        + "verb again");
+            }
+            return Optional.empty();
         }
     }
 

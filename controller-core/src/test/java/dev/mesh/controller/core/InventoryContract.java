@@ -235,9 +235,9 @@ public abstract class InventoryContract {
     void finish_succeeded_isBuiltAndNeverRequestedAgain() {
         inventory.request("build:store@1/server");
 
-        inventory.finish("build:store@1/server", true, "");
+        inventory.finish(succeeded("build:store@1/server"));
 
-        assertThat(inventory.built()).containsExactly("build:store@1/server");
+        assertThat(inventory.built().keySet()).containsExactly("build:store@1/server");
         assertThat(inventory.requested()).isEmpty();
         assertThat(inventory.request("build:store@1/server")).isFalse();
         assertThat(inventory.requested()).isEmpty();
@@ -247,7 +247,7 @@ public abstract class InventoryContract {
     void finish_failed_isNotBuiltAndMayBeRequestedAgain() {
         inventory.request("build:store@1/server");
 
-        inventory.finish("build:store@1/server", false, "go build: exit status 1");
+        inventory.finish(failed("build:store@1/server", "go build: exit status 1"));
 
         assertThat(inventory.built()).isEmpty();
         assertThat(inventory.requested()).isEmpty();
@@ -350,7 +350,7 @@ public abstract class InventoryContract {
         assertThat(inventory.unsentBuilds()).isEmpty();
 
         inventory.request("build:bus@2/server");
-        inventory.finish(build, true, "");
+        inventory.finish(succeeded(build));
         assertThat(inventory.unsentBuilds()).containsExactly("build:bus@2/server");
         assertThat(inventory.request(build)).as("built").isFalse();
         assertThat(inventory.unsentBuilds()).containsExactly("build:bus@2/server");
@@ -360,7 +360,7 @@ public abstract class InventoryContract {
     void sent_aBuildNoLongerRequested_isLeftAlone() {
         inventory.sent("build:store@1/server", 1);
         inventory.request("build:bus@2/server");
-        inventory.finish("build:bus@2/server", false, "no space left");
+        inventory.finish(failed("build:bus@2/server", "no space left"));
         inventory.sent("build:bus@2/server", 1);
 
         assertThat(inventory.requested()).isEmpty();
@@ -390,7 +390,7 @@ public abstract class InventoryContract {
         inventory.request(build);
         inventory.sent(build, 1);
 
-        inventory.finish(build, false, "go build: exit status 1");
+        inventory.finish(failed(build, "go build: exit status 1"));
         assertThat(inventory.failedBuilds()).containsExactly(build);
         assertThat(inventory.unsentBuilds()).isEmpty();
 
@@ -398,16 +398,16 @@ public abstract class InventoryContract {
         assertThat(inventory.failedBuilds()).isEmpty();
         assertThat(inventory.unsentBuilds()).containsExactly(build);
 
-        inventory.finish(build, false, "go build: exit status 2");
+        inventory.finish(failed(build, "go build: exit status 2"));
         inventory.request(build);
-        inventory.finish(build, true, "");
+        inventory.finish(succeeded(build));
         assertThat(inventory.failedBuilds()).isEmpty();
-        assertThat(inventory.built()).containsExactly(build);
+        assertThat(inventory.built().keySet()).containsExactly(build);
     }
 
     @Test
     void finish_failed_ofABuildNeverRequested_isAFailedBuild() {
-        inventory.finish("build:store@1/server", false, "unknown module");
+        inventory.finish(failed("build:store@1/server", "unknown module"));
 
         assertThat(inventory.failedBuilds()).containsExactly("build:store@1/server");
         assertThat(inventory.requested()).isEmpty();
@@ -417,12 +417,48 @@ public abstract class InventoryContract {
     @Test
     void finish_failedAfterSucceeded_isIgnored_builtStaysBuilt() {
         inventory.request("build:store@1/server");
-        inventory.finish("build:store@1/server", true, "");
+        inventory.finish(succeeded("build:store@1/server"));
 
-        inventory.finish("build:store@1/server", false, "a late report");
+        inventory.finish(failed("build:store@1/server", "a late report"));
 
-        assertThat(inventory.built()).containsExactly("build:store@1/server");
+        assertThat(inventory.built().keySet()).containsExactly("build:store@1/server");
         assertThat(inventory.failedBuilds()).isEmpty();
+    }
+
+    @Test
+    void finish_succeeded_keepsTheArchiveItMade() {
+        inventory.request("build:store@1/server");
+
+        inventory.finish(succeeded("build:store@1/server"));
+
+        assertThat(inventory.built()).containsExactly(Map.entry("build:store@1/server",
+                new Built("build:store@1/server", SHA256, "file:///builds/store-1-server.tar.gz")));
+    }
+
+    @Test
+    void finish_aSuccessNamingNoArchive_isAnIllegalArgument_andChangesNothing() {
+        inventory.request("build:store@1/server");
+
+        assertThatThrownBy(() -> inventory.finish(new Report.Build("build:store@1/server", true, "", null, null,
+                Instant.parse("2026-12-03T10:00:00Z"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("named no sha256");
+        assertThat(inventory.built()).isEmpty();
+        assertThat(inventory.requested()).containsExactly("build:store@1/server");
+    }
+
+    private static final String SHA256 = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
+
+    /** A builder's report that the build succeeded, naming its archive. */
+    public static Report.Build succeeded(String build) {
+        String file = build.substring("build:".length()).replace('@', '-').replace('/', '-');
+        return new Report.Build(build, true, "", SHA256, "file:///builds/" + file + ".tar.gz",
+                Instant.parse("2026-12-03T10:00:00Z"));
+    }
+
+    /** A builder's report that the build failed. */
+    public static Report.Build failed(String build, String detail) {
+        return new Report.Build(build, false, detail, null, null, Instant.parse("2026-12-03T10:00:00Z"));
     }
 
     /** A node's declaration composed from one module, as a node acknowledges it. */

@@ -27,6 +27,7 @@ import dev.mesh.controller.store.ConnectionPool;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Migrations;
 import dev.mesh.controller.store.PgIdentity;
+import dev.mesh.controller.store.SchemaStatus;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -105,7 +106,12 @@ final class MeshController implements AutoCloseable {
         AtomicReference<Runnable> onActivated = new AtomicReference<>(() -> { });
         try {
             for (Database database : Database.values()) {
-                Migrations.of(database, config.stores().endpoint(database).dataSource()).requireUpToDate();
+                SchemaStatus schema = Migrations.of(database, config.stores().endpoint(database).dataSource())
+                        .requireUpToDate();
+                if (schema.ahead()) {
+                    LOG.info("schema newer than this controller, compatible database={} at={} carried={}",
+                            database.label(), schema.current(), schema.latest());
+                }
             }
             StorePorts store = StorePorts.open(config.stores().inventory(), config.stores().licences(), instance,
                     Optional.of(LEASE), clock, opened);

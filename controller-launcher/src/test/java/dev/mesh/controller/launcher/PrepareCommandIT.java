@@ -71,15 +71,15 @@ class PrepareCommandIT {
 
         assertThat(first.exitCode()).as(first.err()).isZero();
         assertThat(first.lines()).containsExactly(
-                "inventory: migrated from empty to version 4 (applied 1 inventory, 2 node facts, 3 deliveries, "
-                    + "4 handovers)",
-                "identity: migrated from empty to version 1 (applied 1 identity)",
-                "licences: migrated from empty to version 1 (applied 1 licences)",
+                "inventory: migrated from empty to version 6 (applied 1 inventory, 2 node facts, 3 deliveries, "
+                    + "4 handovers, 5 built artifacts, 6 schema floor)",
+                "identity: migrated from empty to version 2 (applied 1 identity, 2 schema floor)",
+                "licences: migrated from empty to version 2 (applied 1 licences, 2 schema floor)",
                 "broker: topology declared in virtual host " + vhost.name() + " (created 3 queues and 3 exchanges)",
                 "prepared: 3 of 3 databases migrated, the broker's topology declared");
         assertThat(second.exitCode()).as(second.err()).isZero();
-        assertThat(second.lines()).containsExactly("inventory: already up to date at version 4",
-                "identity: already up to date at version 1", "licences: already up to date at version 1",
+        assertThat(second.lines()).containsExactly("inventory: already up to date at version 6",
+                "identity: already up to date at version 2", "licences: already up to date at version 2",
                 "broker: topology already declared in virtual host " + vhost.name() + " (3 queues and 3 exchanges)",
                 "nothing to do: every database was up to date and the broker's topology was declared already");
         assertThat(vhost.queues("type", "arguments")).hasSize(3).allSatisfy(queue -> assertThat(queue)
@@ -107,7 +107,7 @@ class PrepareCommandIT {
 
         Cli.Run again = Cli.run(env, "prepare");
         assertThat(again.exitCode()).as("still refused, and nothing was changed").isEqualTo(1);
-        assertThat(again.lines().getFirst()).isEqualTo("inventory: already up to date at version 4");
+        assertThat(again.lines().getFirst()).isEqualTo("inventory: already up to date at version 6");
     }
 
     @Test
@@ -122,8 +122,8 @@ class PrepareCommandIT {
         Cli.Run run = Cli.run(env, "prepare");
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.lines()).hasSize(4).startsWith("inventory: migrated from empty to version 4 (applied 1 "
-                + "inventory, 2 node facts, 3 deliveries, 4 handovers)").last().isEqualTo("the broker's topology could not be "
+        assertThat(run.lines()).hasSize(4).startsWith("inventory: migrated from empty to version 6 (applied 1 "
+                + "inventory, 2 node facts, 3 deliveries, 4 handovers, 5 built artifacts, 6 schema floor)").last().isEqualTo("the broker's topology could not be "
                 + "prepared");
         assertThat(run.err().lines()).singleElement().satisfies(line -> assertThat(line).startsWith(
                 "mesh-controller: broker: cannot connect to the broker as guest@127.0.0.1:" + closedPort + "/"

@@ -66,10 +66,13 @@ public sealed interface Resource permits Resource.User, Resource.Directory, Reso
      * @param user a declared user's name, or {@code root}
      * @param env environment variables; values are templates; in document order
      * @param replaces names of legacy containers this process takes over from
+     * @param overlap whether the process is safe to run twice: restarted by starting the new one
+     *     beside the old one and stopping the old one once the new one runs
      * @param location where it is declared
      */
     record Process(String id, String name, String artifact, List<Template> run, String user,
-            Map<String, Template> env, List<String> replaces, Location location) implements Resource {
+            Map<String, Template> env, List<String> replaces, boolean overlap, Location location)
+            implements Resource {
 
         /** Checks and copies the parts. */
         public Process {

@@ -61,6 +61,14 @@ class ExamplesTest {
     }
 
     @Test
+    void seedManifest_sayingNothingOfOverlap_isStopThenStart() {
+        Manifest seed = Manifest.read(Path.of("src/test/resources/corpus/valid/seed-go-controller.json"));
+
+        assertThat(seed.resources(Resource.Process.class)).singleElement()
+                .satisfies(process -> assertThat(process.overlap()).isFalse());
+    }
+
+    @Test
     void rootManifest_declaresTheControllerOfTheDesign() {
         Manifest manifest = Manifest.read(repositoryRoot().resolve("manifest.json"));
 
@@ -86,6 +94,7 @@ class ExamplesTest {
                 "MESH_BROKER_MANAGEMENT_FILE", "MESH_BROKER_MANAGEMENT_PORT",
                 "MESH_BROKER_CERTIFICATE", "MESH_BUS_NATS_FILE", "MESH_GENESIS_FILE");
         assertThat(process.replaces()).containsExactly("server");
+        assertThat(process.overlap()).as("serve is safe to run twice: an upgrade starts the new one beside it").isTrue();
         assertThat(manifest.requirements()).containsExactly("mesh-broker", "mesh-store");
     }
 

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * A builder for one artifact {@code system} that builds nothing but speaks DESIGN.md section 8: it
  * consumes the queue {@code mesh-builder.<system>} (a quorum queue it declares and binds to the direct
  * exchange {@code mesh.builds} with its system as the routing key) and, for each order, reports
- * {@code {"kind": "build", "build", "status": "succeeded", "detail": "", "at"}} to
- * {@code mesh-controller.reports} as its broker user — {@code "failed"} with detail
+ * {@code {"kind": "build", "build", "status": "succeeded", "detail": "", "sha256", "location", "at"}} to
+ * {@code mesh-controller.reports} as its broker user — the archive {@link #archives(Function) its archives}
+ * name for the build, by default {@link Archive#simulated} — or {@code "failed"} with detail
  * {@code "simulated failure"} when {@link #failing(boolean) failing}. An order is acknowledged after the
  * broker confirmed its report; an unreadable one is rejected without requeue.
  *
@@ -45,6 +47,7 @@ public final class SimulatedBuilder implements AutoCloseable {
     private final Object lock = new Object();
     private final List<String> orders = new ArrayList<>();
     private volatile boolean failing;
+    private volatile Function<String, Archive> archives = Archive::simulated;
     private Channel channel;
 
     private SimulatedBuilder(String system, Connection amqp, BrokerSettings broker) {
@@ -91,6 +94,14 @@ public final class SimulatedBuilder implements AutoCloseable {
         channel.queueBind(queue, EXCHANGE, system);
         channel.basicQos(1);
         channel.basicConsume(queue, false, new Orders(channel));
+    }
+
+    /**
+     * Says what each build from now on makes: the archive a success names, by build id. An order for
+     * which it throws {@link IllegalArgumentException} is reported failed, with its message.
+     */
+    public void archives(Function<String, Archive> made) {
+        archives = Objects.requireNonNull(made, "made");
     }
 
     /** Makes every order from now on fail ({@code true}) or succeed ({@code false}). */
@@ -159,9 +170,17 @@ public final class SimulatedBuilder implements AutoCloseable {
                 getChannel().basicReject(envelope.getDeliveryTag(), false);
                 return;
             }
-            boolean fail = failing;
-            String status = fail ? "failed" : "succeeded";
-            byte[] report = Wire.buildReport(build, status, fail ? "simulated failure" : "", clock.instant());
+            String detail = failing ? "simulated failure" : "";
+            Archive archive = null;
+            if (detail.isEmpty()) {
+                try {
+                    archive = archives.apply(build);
+                } catch (IllegalArgumentException e) {
+                    detail = e.getMessage();
+                }
+            }
+            String status = archive == null ? "failed" : "succeeded";
+            byte[] report = Wire.buildReport(build, status, detail, archive, clock.instant());
             if (!reporter.report(report, "build " + build + " status=" + status)) {
                 getChannel().basicNack(envelope.getDeliveryTag(), false, true);
                 return;

@@ -93,13 +93,20 @@ final class Wire {
         return MAPPER.writeValueAsBytes(report);
     }
 
-    /** {@code {"kind": "build","build","status": "succeeded" | "failed","detail","at"}} */
-    static byte[] buildReport(String build, String status, String detail, Instant at) {
+    /**
+     * {@code {"kind": "build","build","status": "succeeded" | "failed","detail","sha256","location","at"}};
+     * the archive's digest and location only with a success ({@code archive} null otherwise).
+     */
+    static byte[] buildReport(String build, String status, String detail, Archive archive, Instant at) {
         ObjectNode report = MAPPER.createObjectNode();
         report.put("kind", "build");
         report.put("build", build);
         report.put("status", status);
         report.put("detail", detail);
+        if (archive != null) {
+            report.put("sha256", archive.sha256());
+            report.put("location", archive.location());
+        }
         report.put("at", time(at));
         return MAPPER.writeValueAsBytes(report);
     }

@@ -48,9 +48,15 @@ class WireTest {
     }
 
     @Test
-    void buildReport_isTheWholeMessage() {
-        assertThat(text(Wire.buildReport("build:m@1/a", "succeeded", "", T0))).isEqualTo("{\"kind\":\"build\","
-                + "\"build\":\"build:m@1/a\",\"status\":\"succeeded\",\"detail\":\"\",\"at\":\"2026-12-01T10:00:00.123Z\"}");
+    void buildReport_isTheWholeMessage_namingTheArchiveOfASuccess() {
+        Archive archive = Archive.simulated("build:m@1/a");
+        assertThat(text(Wire.buildReport("build:m@1/a", "succeeded", "", archive, T0))).isEqualTo("{\"kind\":\"build\","
+                + "\"build\":\"build:m@1/a\",\"status\":\"succeeded\",\"detail\":\"\",\"sha256\":\""
+                + archive.sha256() + "\",\"location\":\"urn:mesh-simhost:build:m@1/a\","
+                + "\"at\":\"2026-12-01T10:00:00.123Z\"}");
+        assertThat(text(Wire.buildReport("build:m@1/a", "failed", "exit 1", null, T0))).isEqualTo("{\"kind\":\"build\","
+                + "\"build\":\"build:m@1/a\",\"status\":\"failed\",\"detail\":\"exit 1\","
+                + "\"at\":\"2026-12-01T10:00:00.123Z\"}");
     }
 
     @Test

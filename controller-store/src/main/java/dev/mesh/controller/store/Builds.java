@@ -8,10 +8,14 @@ import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.val;
 
+import dev.mesh.controller.core.Built;
+import dev.mesh.controller.core.Report;
 import dev.mesh.controller.store.internal.BuildId;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -30,12 +34,25 @@ final class Builds {
     private Builds() {
     }
 
-    /** @return the ids of the builds that succeeded, sorted */
-    static Set<String> done(DSLContext db) {
-        return ids(db.select(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT)
-                .from(BUILDS).where(BUILDS.OUTCOME.eq(SUCCEEDED))
+    /**
+     * @return the builds that succeeded and named their archive, by id, sorted; a success recorded
+     *     without one (before builders reported it) is not among them
+     */
+    static Map<String, Built> done(DSLContext db) {
+        Map<String, Built> done = new LinkedHashMap<>();
+        db.select(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT, BUILDS.SHA256, BUILDS.LOCATION)
+                .from(BUILDS).where(usable())
                 .orderBy(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT)
-                .fetch(Builds::id));
+                .forEach(row -> {
+                    String id = new BuildId(row.value1(), row.value2(), row.value3()).id();
+                    done.put(id, new Built(id, row.value4(), row.value5()));
+                });
+        return Collections.unmodifiableMap(done);
+    }
+
+    /** A build that succeeded with its archive: one that is never built again. */
+    private static Condition usable() {
+        return BUILDS.OUTCOME.eq(SUCCEEDED).and(BUILDS.SHA256.isNotNull());
     }
 
     /** @return the ids of the builds requested and not finished, sorted */
@@ -61,7 +78,7 @@ final class Builds {
         return again == 0 && tx.insertInto(BUILD_REQUESTS, BUILD_REQUESTS.MODULE, BUILD_REQUESTS.VERSION,
                         BUILD_REQUESTS.ARTIFACT)
                 .select(select(val(id.module()), val(id.version()), val(id.artifact()))
-                        .whereNotExists(selectOne().from(BUILDS).where(build(id), BUILDS.OUTCOME.eq(SUCCEEDED))))
+                        .whereNotExists(selectOne().from(BUILDS).where(build(id), usable())))
                 .onConflictDoNothing()
                 .execute() == 1;
     }
@@ -105,19 +122,24 @@ final class Builds {
      * stays built: a late or mistaken failure report does not undo it. The caller runs it in one
      * transaction.
      */
-    static int finish(DSLContext tx, BuildId id, boolean succeeded, String detail) {
+    static int finish(DSLContext tx, BuildId id, Report.Build report) {
         tx.deleteFrom(BUILD_REQUESTS).where(request(id)).execute();
+        Built made = report.artifact().orElse(null);
         return tx.insertInto(BUILDS)
                 .set(BUILDS.MODULE, id.module())
                 .set(BUILDS.VERSION, id.version())
                 .set(BUILDS.ARTIFACT, id.artifact())
-                .set(BUILDS.OUTCOME, succeeded ? SUCCEEDED : FAILED)
-                .set(BUILDS.DETAIL, detail)
+                .set(BUILDS.OUTCOME, report.succeeded() ? SUCCEEDED : FAILED)
+                .set(BUILDS.DETAIL, report.detail())
+                .set(BUILDS.SHA256, made == null ? null : made.sha256())
+                .set(BUILDS.LOCATION, made == null ? null : made.location())
                 .onConflict(BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT).doUpdate()
                 .set(BUILDS.OUTCOME, excluded(BUILDS.OUTCOME))
                 .set(BUILDS.DETAIL, excluded(BUILDS.DETAIL))
+                .set(BUILDS.SHA256, excluded(BUILDS.SHA256))
+                .set(BUILDS.LOCATION, excluded(BUILDS.LOCATION))
                 .set(BUILDS.FINISHED_AT, currentOffsetDateTime())
-                .where(BUILDS.OUTCOME.ne(SUCCEEDED))
+                .where(BUILDS.OUTCOME.ne(SUCCEEDED).or(BUILDS.SHA256.isNull()))
                 .execute();
     }
 

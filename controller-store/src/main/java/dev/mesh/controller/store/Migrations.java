@@ -88,7 +88,9 @@ public final class Migrations {
             Flyway flyway = flyway();
             SchemaStatus before = read(flyway);
             if (before.ahead()) {
-                throw ahead(before);
+                // A newer controller migrated it; this one has nothing to add, and may run on it or not.
+                requireCompatible(before);
+                return new MigrationReport(database, before.current(), before.current(), List.of());
             }
             result = flyway.migrate();
         } catch (FlywayException e) {
@@ -146,13 +148,17 @@ public final class Migrations {
     }
 
     /**
-     * Checks that the schema is exactly the one this controller carries: what {@code serve} does
-     * before it uses the database.
+     * Checks that this controller may use the schema: what {@code serve} does before it uses the
+     * database. It may when the schema is exactly the one it carries, and when a newer controller
+     * migrated it further without marking it as needing a newer controller than this one (the
+     * {@code schema_floor} row; docs/store.md, "Two versions on one schema").
      *
-     * @throws StoreException saying what to run when the schema is behind or ahead, or when the
-     *     database cannot be reached
+     * @return where the schema stands: {@link SchemaStatus#ahead()} when a newer controller
+     *     migrated it and this one may still run on it
+     * @throws StoreException saying what to run when the schema is behind, or needs a newer
+     *     controller, or when the database cannot be reached
      */
-    public void requireUpToDate() {
+    public SchemaStatus requireUpToDate() {
         SchemaStatus status = status();
         if (status.behind()) {
             throw new StoreException("the " + database.label() + " database is " + (status.current().isEmpty() ? "empty"
@@ -161,14 +167,23 @@ public final class Migrations {
                     + "migrate it");
         }
         if (status.ahead()) {
-            throw ahead(status);
+            requireCompatible(status);
         }
+        return status;
     }
 
-    private StoreException ahead(SchemaStatus status) {
-        return new StoreException("the " + database.label() + " database is at schema version " + status.current()
-                + ", newer than this controller knows (" + status.latest() + "); run a controller of the version that "
-                + "migrated it, or a newer one");
+    /**
+     * Refuses a schema a newer controller migrated past what this one may use: its floor names a
+     * migration this controller does not carry.
+     */
+    private void requireCompatible(SchemaStatus status) {
+        SchemaFloor floor = SchemaFloor.read(database, dataSource);
+        if (!floor.admits(status.latest())) {
+            throw new StoreException("the " + database.label() + " database is at schema version " + status.current()
+                    + ", which needs mesh-controller " + floor.controller() + " or newer (a controller that carries "
+                    + "migration " + floor.migration() + "; this one carries up to " + status.latest() + "): run "
+                    + "mesh-controller " + floor.controller() + " or newer");
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.excluded;
 
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Delivery;
 import dev.mesh.controller.core.Facts;
@@ -195,7 +196,7 @@ public final class PgInventory implements Inventory {
     }
 
     @Override
-    public Set<String> built() {
+    public Map<String, Built> built() {
         return run("list the builds done", Builds::done);
     }
 
@@ -223,10 +224,12 @@ public final class PgInventory implements Inventory {
      * <p>Keeps the latest outcome and detail of each build.
      */
     @Override
-    public void finish(String buildId, boolean succeeded, String detail) {
-        BuildId id = BuildId.parse(buildId);
-        Objects.requireNonNull(detail, "detail");
-        reports.write("record build " + buildId, tx -> Builds.finish(tx, id, succeeded, detail));
+    public void finish(Report.Build report) {
+        BuildId id = BuildId.parse(report.build());
+        if (report.usable() != report) {
+            throw new IllegalArgumentException(report.problem().orElseThrow());
+        }
+        reports.write("record build " + report.build(), tx -> Builds.finish(tx, id, report));
     }
 
     @Override

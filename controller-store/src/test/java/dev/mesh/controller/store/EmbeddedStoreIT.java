@@ -26,10 +26,10 @@ class EmbeddedStoreIT {
     void start_createsAndMigratesTheDatabases_andASecondStartGoesOnWhereTheFirstStopped() {
         try (EmbeddedStore store = EmbeddedStore.start(state)) {
             assertThat(store.migrations()).extracting(MigrationReport::text).containsExactly(
-                    "inventory: migrated from empty to version 4 (applied 1 inventory, 2 node facts, 3 deliveries, "
-                    + "4 handovers)",
-                    "identity: migrated from empty to version 1 (applied 1 identity)",
-                    "licences: migrated from empty to version 1 (applied 1 licences)");
+                    "inventory: migrated from empty to version 6 (applied 1 inventory, 2 node facts, 3 deliveries, "
+                    + "4 handovers, 5 built artifacts, 6 schema floor)",
+                    "identity: migrated from empty to version 2 (applied 1 identity, 2 schema floor)",
+                    "licences: migrated from empty to version 2 (applied 1 licences, 2 schema floor)");
             assertThat(store.endpoint(Database.INVENTORY).toString())
                     .matches("Endpoint\\[postgresql://postgres@127\\.0\\.0\\.1:\\d+/inventory, password=\\*\\*\\*]");
             new PgInventory(store.endpoint(Database.INVENTORY).dataSource())
@@ -39,9 +39,9 @@ class EmbeddedStoreIT {
 
         try (EmbeddedStore again = EmbeddedStore.start(state)) {
             assertThat(again.migrations()).extracting(MigrationReport::text).containsExactly(
-                    "inventory: already up to date at version 4",
-                    "identity: already up to date at version 1",
-                    "licences: already up to date at version 1");
+                    "inventory: already up to date at version 6",
+                    "identity: already up to date at version 2",
+                    "licences: already up to date at version 2");
             assertThat(new PgInventory(again.endpoint(Database.INVENTORY).dataSource()).nodes())
                     .containsExactly(new Node("alpha", "10.0.0.1", "debian-12"));
             for (Database database : Database.values()) {
@@ -150,8 +150,8 @@ class EmbeddedStoreIT {
 
         try (EmbeddedStore store = EmbeddedStore.start(second, shared)) {
             assertThat(store.migrations()).extracting(MigrationReport::text)
-                    .contains("inventory: migrated from empty to version 4 (applied 1 inventory, 2 node facts, "
-                            + "3 deliveries, 4 handovers)");
+                    .contains("inventory: migrated from empty to version 6 (applied 1 inventory, 2 node facts, "
+                            + "3 deliveries, 4 handovers, 5 built artifacts, 6 schema floor)");
             assertThat(new PgInventory(store.endpoint(Database.INVENTORY).dataSource()).nodes()).isEmpty();
         }
         try (var entries = Files.list(shared)) {

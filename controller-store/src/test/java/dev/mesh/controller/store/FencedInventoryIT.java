@@ -74,7 +74,7 @@ class FencedInventoryIT extends InventoryContract {
         Report.Failed failure = new Report.Failed("alpha", "sha256:alpha", List.of(),
                 Instant.parse("2026-11-29T21:00:01Z"));
         inventory.failed(failure);
-        inventory.finish("build:web@1/server", false, "");
+        inventory.finish(InventoryContract.failed("build:web@1/server", ""));
         inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
         inventory.report(List.of(new Facts(new Node("beta", "10.0.0.2", "debian-12"), "", List.of(),
                 Instant.parse("2026-11-29T21:00:00Z"))));

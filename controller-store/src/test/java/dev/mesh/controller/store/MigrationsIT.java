@@ -52,14 +52,18 @@ class MigrationsIT {
         List<MigrationReport.Applied> applied = database == Database.INVENTORY
                 ? List.of(new MigrationReport.Applied("1", "inventory"), new MigrationReport.Applied("2", "node facts"),
                         new MigrationReport.Applied("3", "deliveries"),
-                        new MigrationReport.Applied("4", "handovers"))
-                : List.of(new MigrationReport.Applied("1", database.label()));
+                        new MigrationReport.Applied("4", "handovers"),
+                        new MigrationReport.Applied("5", "built artifacts"),
+                        new MigrationReport.Applied("6", "schema floor"))
+                : List.of(new MigrationReport.Applied("1", database.label()),
+                        new MigrationReport.Applied("2", "schema floor"));
         assertThat(first).isEqualTo(new MigrationReport(database, "", latest, applied));
         assertThat(first.changed()).isTrue();
         assertThat(first.text()).isEqualTo(database == Database.INVENTORY
-                ? "inventory: migrated from empty to version 4 (applied 1 inventory, 2 node facts, 3 deliveries, "
-                        + "4 handovers)"
-                : database.label() + ": migrated from empty to version 1 (applied 1 " + database.label() + ")");
+                ? "inventory: migrated from empty to version 6 (applied 1 inventory, 2 node facts, 3 deliveries, "
+                        + "4 handovers, 5 built artifacts, 6 schema floor)"
+                : database.label() + ": migrated from empty to version 2 (applied 1 " + database.label()
+                        + ", 2 schema floor)");
         assertThat(second).isEqualTo(new MigrationReport(database, latest, latest, List.of()));
         assertThat(second.changed()).isFalse();
         assertThat(second.text()).isEqualTo(database.label() + ": already up to date at version " + latest);
@@ -101,15 +105,15 @@ class MigrationsIT {
                 .set(BUILD_REQUESTS.ARTIFACT, "server").execute();
         Migrations migrations = Migrations.of(Database.INVENTORY, endpoint.dataSource());
 
-        assertThat(migrations.status()).isEqualTo(new SchemaStatus(Database.INVENTORY, "2", "4", List.of("3", "4"),
-                List.of()));
+        assertThat(migrations.status()).isEqualTo(new SchemaStatus(Database.INVENTORY, "2", "6",
+                List.of("3", "4", "5", "6"), List.of()));
         assertThatThrownBy(migrations::requireUpToDate)
                 .isInstanceOf(StoreException.class)
-                .hasMessage("the inventory database is at schema version 2 and this controller needs version 4 "
-                        + "(missing: 3, 4); run `mesh-controller prepare` to migrate it");
+                .hasMessage("the inventory database is at schema version 2 and this controller needs version 6 "
+                        + "(missing: 3, 4, 5, 6); run `mesh-controller prepare` to migrate it");
 
-        assertThat(migrations.migrate().text())
-                .isEqualTo("inventory: migrated from version 2 to version 4 (applied 3 deliveries, 4 handovers)");
+        assertThat(migrations.migrate().text()).isEqualTo("inventory: migrated from version 2 to version 6 (applied 3 "
+                + "deliveries, 4 handovers, 5 built artifacts, 6 schema floor)");
         migrations.requireUpToDate();
         PgInventory inventory = new PgInventory(endpoint.dataSource());
         assertThat(inventory.unsentBuilds()).containsExactly("build:store@1/server");
@@ -119,7 +123,7 @@ class MigrationsIT {
 
     /** @return the versions of the migrations this controller carries for the database */
     private static List<String> versions(Database database) {
-        return database == Database.INVENTORY ? List.of("1", "2", "3", "4") : List.of("1");
+        return database == Database.INVENTORY ? List.of("1", "2", "3", "4", "5", "6") : List.of("1", "2");
     }
 
     private static String latest(Database database) {
@@ -127,35 +131,37 @@ class MigrationsIT {
     }
 
     @Test
-    void schemaMigratedByANewerController_isAheadAndRefused() {
+    void schemaExpandedByANewerController_isAhead_andThisOneStillRunsOnIt() {
         Endpoint endpoint = databases.migrated(Database.LICENCES);
-        // What a newer controller would have done: one more migration, which this one does not carry.
+        // What the next version's `prepare` would have done: one more migration, an expand, which this
+        // controller does not carry.
         Flyway.configure().dataSource(endpoint.dataSource())
                 .locations("classpath:db/licences", "classpath:db/future").load().migrate();
         Migrations migrations = Migrations.of(Database.LICENCES, endpoint.dataSource());
 
         SchemaStatus status = migrations.status();
 
-        assertThat(status).isEqualTo(new SchemaStatus(Database.LICENCES, "2", "1", List.of(), List.of("2")));
+        assertThat(status).isEqualTo(new SchemaStatus(Database.LICENCES, "3", "2", List.of(), List.of("3")));
         assertThat(status.ahead()).isTrue();
         assertThat(status.behind()).isFalse();
-        assertThatThrownBy(migrations::requireUpToDate)
-                .isInstanceOf(StoreException.class)
-                .hasMessage("the licences database is at schema version 2, newer than this controller knows (1); "
-                        + "run a controller of the version that migrated it, or a newer one");
+        assertThat(migrations.requireUpToDate()).as("serve starts on it").isEqualTo(status);
+        assertThat(migrations.migrate()).as("prepare of this version, run again for a rollback, changes nothing")
+                .isEqualTo(new MigrationReport(Database.LICENCES, "3", "3", List.of()));
+        assertThat(new PgLicences(endpoint.dataSource()).licence("mesh-store")).as("and reads it").isEmpty();
     }
 
     @Test
-    void migrate_schemaOfANewerController_isRefused_inOurWords() {
+    void schemaContractedByANewerController_isRefused_namingTheVersionToRun() {
         Endpoint endpoint = databases.migrated(Database.LICENCES);
         Flyway.configure().dataSource(endpoint.dataSource())
-                .locations("classpath:db/licences", "classpath:db/future").load().migrate();
+                .locations("classpath:db/licences", "classpath:db/future-contract").load().migrate();
+        Migrations migrations = Migrations.of(Database.LICENCES, endpoint.dataSource());
+        String refusal = "the licences database is at schema version 3, which needs mesh-controller 9.9.0 or newer "
+                + "(a controller that carries migration 3; this one carries up to 2): run mesh-controller 9.9.0 or newer";
 
-        assertThatThrownBy(Migrations.of(Database.LICENCES, endpoint.dataSource())::migrate)
-                .isInstanceOf(StoreException.class)
-                .hasMessage("the licences database is at schema version 2, newer than this controller knows (1); "
-                        + "run a controller of the version that migrated it, or a newer one")
+        assertThatThrownBy(migrations::requireUpToDate).isInstanceOf(StoreException.class).hasMessage(refusal)
                 .satisfies(MigrationsIT::inOurWords);
+        assertThatThrownBy(migrations::migrate).isInstanceOf(StoreException.class).hasMessage(refusal);
     }
 
     @Test

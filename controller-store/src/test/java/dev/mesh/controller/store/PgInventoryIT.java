@@ -116,13 +116,28 @@ class PgInventoryIT extends InventoryContract {
     @Test
     void finish_keepsTheLatestOutcomeAndDetail() {
         store.request("build:store@1/server");
-        store.finish("build:store@1/server", false, "go build: exit status 1");
+        store.finish(InventoryContract.failed("build:store@1/server", "go build: exit status 1"));
         store.request("build:store@1/server");
-        store.finish("build:store@1/server", true, "");
+        store.finish(InventoryContract.succeeded("build:store@1/server"));
 
         assertThat(DSL.using(dataSource, SQLDialect.POSTGRES).select(BUILDS.OUTCOME, BUILDS.DETAIL).from(BUILDS)
                 .fetchSingle().intoArray()).containsExactly("succeeded", "");
-        assertThat(store.built()).containsExactly("build:store@1/server");
+        assertThat(store.built().keySet()).containsExactly("build:store@1/server");
+    }
+
+    @Test
+    void aSuccessRecordedWithoutItsArchive_isNotBuilt_andIsBuiltAgain() {
+        // As the controller of the version before builds named their archive recorded a success.
+        DSL.using(dataSource, SQLDialect.POSTGRES).insertInto(BUILDS, BUILDS.MODULE, BUILDS.VERSION, BUILDS.ARTIFACT,
+                BUILDS.OUTCOME).values("store", "1", "server", "succeeded").execute();
+
+        assertThat(store.built()).isEmpty();
+        assertThat(store.request("build:store@1/server")).as("requested again: no declaration can pin it").isTrue();
+        store.finish(InventoryContract.succeeded("build:store@1/server"));
+
+        assertThat(store.built()).containsOnlyKeys("build:store@1/server");
+        assertThat(store.built().get("build:store@1/server").location())
+                .isEqualTo("file:///builds/store-1-server.tar.gz");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.mesh.controller.core.compose;
 
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Mesh;
@@ -22,12 +23,24 @@ public final class Composer {
     }
 
     /**
+     * Composes with nothing built: each artifact names its module version, without a digest.
+     *
      * @param mesh nodes, manifests, assignments and layout
      * @return the declarations of the nodes that composed, and every problem
      */
     public static Composition compose(Mesh mesh) {
+        return compose(mesh, Map.of());
+    }
+
+    /**
+     * @param mesh nodes, manifests, assignments and layout
+     * @param built the builds done, by id ({@code build:MODULE@VERSION/ARTIFACT}): each artifact
+     *     built is pinned to its digest and location
+     * @return the declarations of the nodes that composed, and every problem
+     */
+    public static Composition compose(Mesh mesh, Map<String, Built> built) {
         Map<String, Manifest> modules = mesh.modulesByName();
-        return MeshComposer.compose(mesh, modules, Seating.of(mesh.nodes(), modules, mesh.assignments()),
+        return MeshComposer.compose(mesh, built, modules, Seating.of(mesh.nodes(), modules, mesh.assignments()),
                 mesh.assignedByNode(), declaration -> { });
     }
 }

@@ -2,6 +2,7 @@ package dev.mesh.controller.core.execute;
 
 import dev.mesh.controller.core.BuildOrder;
 import dev.mesh.controller.core.Builders;
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Deliveries;
 import dev.mesh.controller.core.Delivery;
@@ -147,7 +148,7 @@ public final class Execution {
         }
         Mesh mesh = new Mesh(inventory.nodes(), inventory.modules(), inventory.assignments(), ports.layout());
         Map<String, Declaration> acknowledged = inventory.acknowledged();
-        Set<String> built = inventory.built();
+        Map<String, Built> built = inventory.built();
         Planning planning = planner.plan(mesh, acknowledged, built);
         Instant now = ports.clock().instant();
         Map<String, Declaration> declarations = planning.composition().declarations().stream()
@@ -222,10 +223,16 @@ public final class Execution {
                         "state", "failed", "steps", failure.failedSteps().stream().map(Report.Step::id).toList()));
                 yield true;
             }
-            case Report.Build build -> {
-                inventory.finish(build.build(), build.succeeded(), build.detail());
-                ports.events().publish("build", Map.of("build", build.build(), "state",
+            case Report.Build reported -> {
+                Report.Build build = reported.usable();
+                inventory.finish(build);
+                Map<String, Object> event = new LinkedHashMap<>(Map.of("build", build.build(), "state",
                         build.succeeded() ? "succeeded" : "failed", "detail", build.detail()));
+                build.artifact().ifPresent(made -> {
+                    event.put("sha256", made.sha256());
+                    event.put("location", made.location());
+                });
+                ports.events().publish("build", event);
                 yield true;
             }
         };
@@ -251,9 +258,22 @@ public final class Execution {
         }
     }
 
-    /** Desires, sends and records one declaration; a transport failure is kept in {@code failed}. */
+    /**
+     * Desires, sends and records one declaration; a transport failure is kept in {@code failed}. A
+     * declaration one of whose processes runs an artifact that is not built is never sent: a host
+     * runs only an archive whose digest its declaration pins.
+     */
     private void deliver(Declaration declaration, long epoch, boolean again, List<Delivery> delivered,
             Map<String, String> failed) {
+        for (Declaration.Process process : declaration.processes()) {
+            if (!process.artifact().pinned()) {
+                failed.put(declaration.node(), "process " + process.name() + " runs "
+                        + BuildOrder.id(process.artifact().module(), process.artifact().version(),
+                        process.artifact().name()) + ", which has no successful build yet; it is delivered once "
+                        + "the build succeeds");
+                return;
+            }
+        }
         inventory.desire(declaration);
         try {
             ports.deliveries().deliver(declaration, epoch);

@@ -1,5 +1,6 @@
 package dev.mesh.controller.core.execute;
 
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Delivery;
 import dev.mesh.controller.core.Facts;
@@ -99,12 +100,12 @@ public record Rollout(String node, String target, String acknowledged, Optional<
      * @param acknowledged each node's acknowledged declaration, by node name
      * @param deliveries each node's last delivery, by node name
      * @param failures each node's standing failure, by node name
-     * @param built ids of the builds done
+     * @param built the builds done, by id
      * @param facts a node's latest facts, asked only for the nodes other nodes' changes wait for
      * @param now what silence is judged against
      */
     public record Inputs(Plan plan, Map<String, Declaration> declarations, Map<String, Declaration> acknowledged,
-            Map<String, Delivery> deliveries, Map<String, Report.Failed> failures, Set<String> built,
+            Map<String, Delivery> deliveries, Map<String, Report.Failed> failures, Map<String, Built> built,
             Function<String, Optional<Facts>> facts, Instant now) {
 
         /** Checks the parts. */
@@ -164,7 +165,7 @@ public record Rollout(String node, String target, String acknowledged, Optional<
     private static boolean met(String required, String node, Set<String> planned, Inputs inputs,
             Map<String, Optional<Facts>> facts) {
         if (required.startsWith("build:")) {
-            return inputs.built().contains(required);
+            return inputs.built().containsKey(required);
         }
         int slash = required.indexOf('/');
         String other = slash < 0 ? node : required.substring(0, slash);

@@ -1,6 +1,7 @@
 package dev.mesh.controller.core.memory;
 
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Delivery;
 import dev.mesh.controller.core.Facts;
@@ -148,13 +149,13 @@ public abstract class ForwardingInventory implements Inventory {
     }
 
     @Override
-    public Set<String> built() {
+    public Map<String, Built> built() {
         return delegate.built();
     }
 
     @Override
-    public void finish(String buildId, boolean succeeded, String detail) {
-        delegate.finish(buildId, succeeded, detail);
+    public void finish(Report.Build report) {
+        delegate.finish(report);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.mesh.controller.core.memory;
 
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Delivery;
 import dev.mesh.controller.core.Facts;
@@ -42,7 +43,7 @@ public final class MemoryInventory implements Inventory {
     /** Node name → its latest facts, whose node may be older than the one in {@link #nodes}. */
     private final Map<String, Facts> facts = new TreeMap<>();
     private final Map<String, Declaration> desired = new TreeMap<>();
-    private final Set<String> built = new TreeSet<>();
+    private final Map<String, Built> built = new TreeMap<>();
     private final Set<String> requested = new TreeSet<>();
     private final Set<String> unsent = new TreeSet<>();
     private final Set<String> failedBuilds = new TreeSet<>();
@@ -199,21 +200,24 @@ public final class MemoryInventory implements Inventory {
     }
 
     @Override
-    public synchronized Set<String> built() {
-        return Set.copyOf(built);
+    public synchronized Map<String, Built> built() {
+        return Map.copyOf(built);
     }
 
     @Override
-    public synchronized void finish(String buildId, boolean succeeded, String detail) {
+    public synchronized void finish(Report.Build report) {
+        String buildId = report.build();
         checkBuildId(buildId);
-        Objects.requireNonNull(detail, "detail");
+        if (report.usable() != report) {
+            throw new IllegalArgumentException(report.problem().orElseThrow());
+        }
         requested.remove(buildId);
         unsent.remove(buildId);
-        if (built.contains(buildId)) {
+        if (built.containsKey(buildId)) {
             return; // built stays built: a late failure report does not undo it
         }
-        if (succeeded) {
-            built.add(buildId);
+        if (report.succeeded()) {
+            built.put(buildId, report.artifact().orElseThrow());
             failedBuilds.remove(buildId);
         } else {
             failedBuilds.add(buildId);
@@ -228,7 +232,7 @@ public final class MemoryInventory implements Inventory {
     @Override
     public synchronized boolean request(String buildId) {
         checkBuildId(buildId);
-        if (built.contains(buildId)) {
+        if (built.containsKey(buildId)) {
             return false;
         }
         failedBuilds.remove(buildId);

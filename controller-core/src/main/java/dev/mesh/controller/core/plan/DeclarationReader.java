@@ -10,6 +10,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.InjectableValues;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
@@ -30,11 +31,19 @@ public final class DeclarationReader {
             .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .injectableValues(laterParts())
             .build();
 
     private static final String FORM = "a declaration must be exactly as `mesh-controller compose --json` prints it";
 
     private DeclarationReader() {
+    }
+
+    /** What the parts a declaration of an earlier format lacks are read as (see {@link Declaration.Artifact}). */
+    private static InjectableValues laterParts() {
+        InjectableValues.Std absent = new InjectableValues.Std().addValue(Declaration.LATER_FLAG, false);
+        Declaration.LATER_PARTS.forEach(id -> absent.addValue(id, null));
+        return absent;
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.mesh.controller.core.plan;
 
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.BuildOrder;
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Mesh;
@@ -33,7 +35,7 @@ import java.util.SortedSet;
  *
  * <p>It remembers, per node, its composition keyed on exactly what that is a function of — the
  * node, the manifests assigned to it, the holders of the seats their templates reference (as that
- * node sees them), the seats it holds, and the layout — and its changes keyed on (acknowledged
+ * node sees them), the seats it holds, the layout, and the builds of its manifests' artifacts — and its changes keyed on (acknowledged
  * revision, declaration revision). After one assignment changed, it recomposes the node that
  * gained or lost the module and, if the module claims seats, the nodes whose view of those seats'
  * holders changed; a node whose acknowledged revision equals its new declaration's revision has no
@@ -41,7 +43,7 @@ import java.util.SortedSet;
  * canonical bytes, so an acknowledged declaration must carry the revision composition gave it (as
  * every declaration a node acknowledges does).
  *
- * <p>A change of the nodes, the manifests or the layout regroups every assignment and checks every
+ * <p>A change of the nodes, the manifests, the layout or the builds regroups every assignment and checks every
  * node's inputs (still recomposing only the nodes whose inputs changed); a change of assignments
  * alone costs one pass over the assignment lists (comparing them in order), the recomposed nodes,
  * one hash of the mesh's inputs, and work per changed node.
@@ -53,7 +55,7 @@ public final class IncrementalPlanner {
 
     /** What a node's composition is a function of (see {@link NodeDeclaration#compose}). */
     private record NodeInputs(Node node, List<Manifest> manifests, Map<String, SeatHolder> holders,
-            List<String> seats, Layout layout) {
+            List<String> seats, Layout layout, List<List<Built>> builds) {
     }
 
     /**
@@ -88,6 +90,9 @@ public final class IncrementalPlanner {
     /** The mesh of the last call that completed; null before the first, and after a failed call. */
     private Mesh previous;
     private Layout layout;
+    private Map<String, Built> built = Map.of();
+    /** Module name → the builds done of its artifacts, in the order of its manifest. */
+    private final Map<String, List<Built>> moduleBuilds = new HashMap<>();
     private Map<String, Manifest> modules = Map.of();
     private Map<String, Node> nodes = Map.of();
     private List<Node> inNameOrder = List.of();
@@ -115,16 +120,17 @@ public final class IncrementalPlanner {
      * @param mesh nodes, manifests, assignments and layout
      * @param acknowledged each node's last acknowledged declaration, carrying the revision
      *     composition gave it; a node missing here has none
-     * @param built ids of builds already done ({@code build:MODULE@VERSION/ARTIFACT})
+     * @param built the builds already done, by id ({@code build:MODULE@VERSION/ARTIFACT})
      * @return what {@link Planner#plan} returns for the same arguments
      * @throws NullPointerException if an argument is null
      */
-    public synchronized Planning plan(Mesh mesh, Map<String, Declaration> acknowledged, Set<String> built) {
+    public synchronized Planning plan(Mesh mesh, Map<String, Declaration> acknowledged, Map<String, Built> built) {
         Objects.requireNonNull(acknowledged, "acknowledged");
         Objects.requireNonNull(built, "built");
         Mesh before = previous;
         previous = null;
-        Set<String> candidates = sameExceptAssignments(before, mesh) ? reassign(before, mesh) : regroup(mesh);
+        Set<String> candidates = sameExceptAssignments(before, mesh) && built.equals(this.built)
+                ? reassign(before, mesh) : regroup(mesh, built);
         for (String name : candidates) {
             Node node = nodes.get(name);
             if (node != null) {
@@ -185,14 +191,19 @@ public final class IncrementalPlanner {
                 && before.modules().equals(mesh.modules());
     }
 
-    /** Starts over from the mesh's assignments; every node is a candidate. */
-    private Set<String> regroup(Mesh mesh) {
+    /** Starts over from the mesh's assignments and builds; every node is a candidate. */
+    private Set<String> regroup(Mesh mesh, Map<String, Built> builds) {
         layout = mesh.layout();
+        built = Map.copyOf(builds);
         modules = mesh.modulesByName();
+        moduleBuilds.clear();
+        modules.forEach((name, manifest) -> moduleBuilds.put(name, manifest.artifacts().stream()
+                .map(artifact -> built.get(BuildOrder.id(name, manifest.version(), artifact.name())))
+                .filter(Objects::nonNull).toList()));
         nodes = new HashMap<>();
         mesh.nodes().forEach(node -> nodes.put(node.name(), node));
         inNameOrder = nodes.values().stream().sorted(Comparator.comparing(Node::name)).toList();
-        composer = new NodeComposer(layout);
+        composer = new NodeComposer(layout, built);
         reasons = new NodeChanges.Reasons();
         requirements.clear();
         modules.forEach((name, manifest) -> requirements.put(name, manifest.requirements()));
@@ -282,7 +293,9 @@ public final class IncrementalPlanner {
         List<Manifest> manifests = MeshComposer.manifests(
                 assigned.getOrDefault(node.name(), List.of()).stream().distinct().toList(), modules);
         Map<String, SeatHolder> holders = new HashMap<>();
+        List<List<Built>> builds = new ArrayList<>(manifests.size());
         for (Manifest manifest : manifests) {
+            builds.add(moduleBuilds.get(manifest.module()));
             for (String seat : requirements.get(manifest.module())) {
                 SeatHolder holder = seating.holderAsSeenFrom(seat, node.name());
                 if (holder != null) {
@@ -290,7 +303,7 @@ public final class IncrementalPlanner {
                 }
             }
         }
-        return new NodeInputs(node, manifests, holders, seating.heldBy(node), layout);
+        return new NodeInputs(node, manifests, holders, seating.heldBy(node), layout, builds);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.mesh.controller.core.plan;
 
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Mesh;
@@ -14,12 +15,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * Plans the mesh (DESIGN.md section 6): a pure function of the mesh, what each node last
- * acknowledged and which artifacts are built. No side effects; identical inputs give a
+ * acknowledged and which artifacts are built (with their digests, which the declarations pin). No side effects; identical inputs give a
  * byte-identical plan.
  *
  * <p>Stateless and thread-safe.
@@ -32,10 +32,11 @@ public final class Planner {
     /**
      * @param mesh nodes, manifests, assignments and layout
      * @param acknowledged each node's last acknowledged declaration; a node missing here has none
-     * @param built ids of builds already done ({@code build:MODULE@VERSION/ARTIFACT})
+     * @param built the builds already done, by id ({@code build:MODULE@VERSION/ARTIFACT}): the
+     *     declarations pin their artifacts, and the plan builds the others
      * @return the composition and the plan
      */
-    public static Planning plan(Mesh mesh, Map<String, Declaration> acknowledged, Set<String> built) {
+    public static Planning plan(Mesh mesh, Map<String, Declaration> acknowledged, Map<String, Built> built) {
         Map<String, Manifest> modules = mesh.modulesByName();
         Map<String, List<String>> assigned = mesh.assignedByNode();
         Seating seating = Seating.of(mesh.nodes(), modules, mesh.assignments());
@@ -43,7 +44,7 @@ public final class Planner {
         NodeChanges.Reasons reasons = new NodeChanges.Reasons();
         // Each node's changes are found as soon as it is composed, while its declaration is still
         // in the processor's caches.
-        Composition composition = MeshComposer.compose(mesh, modules, seating, assigned,
+        Composition composition = MeshComposer.compose(mesh, built, modules, seating, assigned,
                 declaration -> diffs.add(NodeChanges.of(acknowledged.get(declaration.node()), declaration, reasons)));
         return assemble(new Composed(modules, seating, composition, inputs(MeshDigest.of(mesh, assigned),
                 acknowledged)), diffs, built);
@@ -71,8 +72,8 @@ public final class Planner {
      * The plan of a composed mesh, given each composed node's changes in node order: the rest of
      * {@link #plan}, shared with {@link IncrementalPlanner}. It reads only the nodes that have changes.
      */
-    static Planning assemble(Composed composed, List<NodeChanges> diffs, Set<String> built) {
-        Requirements requirements = new Requirements(composed.modules(), composed.seating(), diffs, built);
+    static Planning assemble(Composed composed, List<NodeChanges> diffs, Map<String, Built> built) {
+        Requirements requirements = new Requirements(composed.modules(), composed.seating(), diffs, built.keySet());
         int count = 0;
         int[] counts = new int[NodeChanges.ACTIONS.size()];
         for (NodeChanges node : diffs) {

@@ -1,6 +1,7 @@
 package dev.mesh.controller.core.verbs;
 
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
@@ -136,7 +137,9 @@ final class Reads {
     }
 
     static Map<String, Object> builds(Inventory inventory, State state) {
-        return Map.of("built", inventory.built().stream().sorted().toList(),
+        Map<String, Built> built = inventory.built();
+        return Map.of("built", built.keySet().stream().sorted().toList(),
+                "artifacts", built.values().stream().sorted(java.util.Comparator.comparing(Built::build)).toList(),
                 "requested", inventory.requested().stream().sorted().toList(),
                 "failed", inventory.failedBuilds().stream().sorted().toList(),
                 "needed", state.plan().builds());

@@ -3,6 +3,7 @@ package dev.mesh.controller.core.execute;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mesh.controller.core.BuildOrder;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Deliveries;
 import dev.mesh.controller.core.Delivery;
@@ -228,12 +229,43 @@ class ExecutionTest {
         Execution.Round first = execution.run(1);
         String id = first.sent().getFirst();
 
-        execution.record(new Report.Build(id, false, "compiler crashed", clock.instant()));
+        execution.record(new Report.Build(id, false, "compiler crashed", null, null, clock.instant()));
         assertThat(inventory.failedBuilds()).containsExactly(id);
         assertThat(execution.run(1).sent()).as("a failed build waits for the build verb").isEmpty();
 
         inventory.request(id);
         assertThat(execution.run(1).sent()).containsExactly(id);
+    }
+
+    @Test
+    void record_aSuccessNamingNoArchive_isAFailedBuild_andNoDeclarationRunningItIsDelivered() {
+        Execution.Round first = execution.run(1);
+        for (String id : first.sent()) {
+            execution.record(new Report.Build(id, true, "", null, null, clock.instant()));
+        }
+
+        assertThat(inventory.built()).isEmpty();
+        assertThat(inventory.failedBuilds()).containsExactlyInAnyOrderElementsOf(first.sent());
+        assertThat(events.events()).filteredOn(e -> e.kind().equals("build") && "failed".equals(e.payload()
+                .get("state"))).hasSize(first.sent().size()).allSatisfy(e -> assertThat(e.payload().get("detail"))
+                .asString().contains("named no sha256"));
+        assertThat(execution.run(1).delivered()).isEmpty();
+    }
+
+    @Test
+    void run_deliversDeclarationsThatPinEachArtifactToItsBuild() {
+        execution.run(1);
+        buildAll();
+
+        Delivery beta = execution.run(1).delivered().getFirst();
+
+        Declaration sent = deliveries.delivered().getFirst().declaration();
+        assertThat(sent.revision()).isEqualTo(beta.revision());
+        assertThat(sent.processes()).isNotEmpty().allSatisfy(process -> {
+            assertThat(process.artifact().pinned()).isTrue();
+            assertThat(process.artifact().sha256()).isEqualTo(inventory.built().get(BuildOrder.id(
+                    process.artifact().module(), process.artifact().version(), process.artifact().name())).sha256());
+        });
     }
 
     @Test
@@ -260,7 +292,8 @@ class ExecutionTest {
 
     private void buildAll() {
         for (String id : inventory.requested()) {
-            execution.record(new Report.Build(id, true, "", clock.instant()));
+            execution.record(new Report.Build(id, true, "", "0".repeat(64), "file:///builds/" + id.substring(6)
+                    + ".tar.gz", clock.instant()));
         }
     }
 

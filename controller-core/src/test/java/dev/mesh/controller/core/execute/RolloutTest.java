@@ -3,6 +3,7 @@ package dev.mesh.controller.core.execute;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.Delivery;
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Plan;
@@ -11,7 +12,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** What a node's delivery waits for, on a plan made by hand. */
@@ -26,7 +26,7 @@ class RolloutTest {
                 List.of())), List.of(), List.of(), Map.of());
     }
 
-    private static Rollout app(Plan plan, Optional<Facts> store, Set<String> built) {
+    private static Rollout app(Plan plan, Optional<Facts> store, Map<String, Built> built) {
         return Rollout.of(List.of("app"), new Rollout.Inputs(plan, Map.of(), Map.of(), Map.of(), Map.of(), built,
                 node -> node.equals("store") ? store : Optional.empty(), NOW)).get("app");
     }
@@ -38,33 +38,33 @@ class RolloutTest {
     @Test
     void aProcessOfAnotherNode_isMetWhenReportedRunning() {
         Plan plan = plan("store/process:db");
-        assertThat(app(plan, Optional.empty(), Set.of()).waitingFor()).containsExactly("store/process:db");
-        assertThat(app(plan, store(ProcessState.State.STARTING, 0, NOW), Set.of()).waitingFor()).hasSize(1);
-        assertThat(app(plan, store(ProcessState.State.RUNNING, 0, NOW), Set.of()).waitingFor()).isEmpty();
+        assertThat(app(plan, Optional.empty(), Map.of()).waitingFor()).containsExactly("store/process:db");
+        assertThat(app(plan, store(ProcessState.State.STARTING, 0, NOW), Map.of()).waitingFor()).hasSize(1);
+        assertThat(app(plan, store(ProcessState.State.RUNNING, 0, NOW), Map.of()).waitingFor()).isEmpty();
     }
 
     @Test
     void healthy_needsTwoChecks() {
         Plan plan = plan("store/process:db#healthy");
-        assertThat(app(plan, store(ProcessState.State.RUNNING, 1, NOW), Set.of()).waitingFor())
+        assertThat(app(plan, store(ProcessState.State.RUNNING, 1, NOW), Map.of()).waitingFor())
                 .containsExactly("store/process:db#healthy");
-        assertThat(app(plan, store(ProcessState.State.RUNNING, 2, NOW), Set.of()).waitingFor()).isEmpty();
+        assertThat(app(plan, store(ProcessState.State.RUNNING, 2, NOW), Map.of()).waitingFor()).isEmpty();
     }
 
     @Test
     void aSilentNodesFacts_meetNothing() {
         Plan plan = plan("store/process:db");
-        assertThat(app(plan, store(ProcessState.State.RUNNING, 5, NOW.minus(Facts.SILENCE).minusSeconds(1)), Set.of())
+        assertThat(app(plan, store(ProcessState.State.RUNNING, 5, NOW.minus(Facts.SILENCE).minusSeconds(1)), Map.of())
                 .waitingFor()).containsExactly("store/process:db");
     }
 
     @Test
     void anotherChangeOfAnotherNode_isMetOnceItLeftThePlan_aBuildOnceDone_andTheNodesOwnAlways() {
-        assertThat(app(plan("store/directory:/data"), Optional.empty(), Set.of()).waitingFor()).hasSize(1);
-        assertThat(app(plan("store/directory:/gone"), Optional.empty(), Set.of()).waitingFor()).isEmpty();
-        assertThat(app(plan("build:db@1/db"), Optional.empty(), Set.of()).waitingFor()).hasSize(1);
-        assertThat(app(plan("build:db@1/db"), Optional.empty(), Set.of("build:db@1/db")).waitingFor()).isEmpty();
-        assertThat(app(plan("app/account:app"), Optional.empty(), Set.of()).waitingFor()).isEmpty();
+        assertThat(app(plan("store/directory:/data"), Optional.empty(), Map.of()).waitingFor()).hasSize(1);
+        assertThat(app(plan("store/directory:/gone"), Optional.empty(), Map.of()).waitingFor()).isEmpty();
+        assertThat(app(plan("build:db@1/db"), Optional.empty(), Map.of()).waitingFor()).hasSize(1);
+        assertThat(app(plan("build:db@1/db"), Optional.empty(), Map.of("build:db@1/db", new Built("build:db@1/db", "0".repeat(64), "file:///db.tar.gz"))).waitingFor()).isEmpty();
+        assertThat(app(plan("app/account:app"), Optional.empty(), Map.of()).waitingFor()).isEmpty();
     }
 
     @Test

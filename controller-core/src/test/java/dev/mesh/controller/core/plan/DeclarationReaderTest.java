@@ -26,6 +26,25 @@ class DeclarationReaderTest {
     }
 
     @Test
+    void read_aDeclarationOfTheFormatBeforeVersionsAndDigests_readsBackToItsOwnRevision() {
+        // As a controller before issue 22 composed and stored it: artifacts {module, name, system}, no overlap.
+        Declaration.Process process = new Declaration.Process("mesh-host", "mesh-host",
+                new Declaration.Artifact("mesh-host", null, "host", "debian-12", null, null), List.of("./mesh-host"),
+                "root", java.util.Map.of(), List.of(), false, null);
+        Declaration unsigned = new Declaration("alpha", "", List.of(), List.of(), List.of(), List.of(),
+                List.of(process), List.of(), List.of(), List.of());
+        String earlier = CanonicalJson.text(unsigned);
+        assertThat(earlier).contains("\"artifact\":{\"module\":\"mesh-host\",\"name\":\"host\",\"system\":\"debian-12\"}")
+                .doesNotContain("overlap").doesNotContain("version");
+        Declaration stored = unsigned.withRevision(CanonicalJson.digest(unsigned));
+
+        Declaration read = DeclarationReader.read(CanonicalJson.bytes(stored), "stored.json");
+
+        assertThat(read).isEqualTo(stored);
+        assertThat(read.processes().getFirst().artifact().version()).isNull();
+    }
+
+    @Test
     void read_unknownField_namesItAndWhere() {
         String json = text().replaceFirst("\"accounts\":", "\"colour\":1,\"accounts\":");
 

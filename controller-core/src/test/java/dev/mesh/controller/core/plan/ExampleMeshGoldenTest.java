@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -39,7 +38,7 @@ public class ExampleMeshGoldenTest {
 
     @Test
     void plan_exampleMeshFromNothing_givesTheGoldenPlan() throws IOException {
-        Plan plan = Planner.plan(exampleMesh(), Map.of(), Set.of()).plan();
+        Plan plan = Planner.plan(exampleMesh(), Map.of(), Map.of()).plan();
 
         assertGolden("plan.json", pretty(CanonicalJson.text(plan)));
         assertGolden("plan.txt", PlanText.of(plan));

@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -60,21 +59,21 @@ class IncrementalPlannerTest {
     void plan_firstCall_equalsThePurePlan() throws IOException {
         Mesh mesh = mesh(with(new Assignment("plain", "delta")));
 
-        Planning planning = new IncrementalPlanner().plan(mesh, Map.of(), Set.of());
+        Planning planning = new IncrementalPlanner().plan(mesh, Map.of(), Map.of());
 
-        assertThat(planning).isEqualTo(Planner.plan(mesh, Map.of(), Set.of()));
+        assertThat(planning).isEqualTo(Planner.plan(mesh, Map.of(), Map.of()));
         assertThat(planning.plan().changes()).isNotEmpty();
     }
 
     @Test
     void plan_seatlessModuleMoved_recomposesOnlyTheTwoNodesAndPlansOnlyTheirChanges() throws IOException {
         IncrementalPlanner planner = new IncrementalPlanner();
-        Planning before = planner.plan(mesh(with(new Assignment("plain", "delta"))), Map.of(), Set.of());
+        Planning before = planner.plan(mesh(with(new Assignment("plain", "delta"))), Map.of(), Map.of());
         Mesh moved = mesh(with(new Assignment("plain", "gamma")));
 
-        Planning after = planner.plan(moved, byNode(before), Set.of());
+        Planning after = planner.plan(moved, byNode(before), Map.of());
 
-        assertThat(after).isEqualTo(Planner.plan(moved, byNode(before), Set.of()));
+        assertThat(after).isEqualTo(Planner.plan(moved, byNode(before), Map.of()));
         Map<String, Declaration> was = byNode(before);
         Map<String, Declaration> now = byNode(after);
         assertThat(now.get("alpha")).isSameAs(was.get("alpha"));
@@ -91,14 +90,14 @@ class IncrementalPlannerTest {
     void plan_seatHolderMoved_recomposesTheNodesReferencingTheSeat() throws IOException {
         IncrementalPlanner planner = new IncrementalPlanner();
         List<Assignment> assignments = with(new Assignment("plain", "delta"));
-        Planning before = planner.plan(mesh(assignments), Map.of(), Set.of());
+        Planning before = planner.plan(mesh(assignments), Map.of(), Map.of());
         assignments.set(assignments.indexOf(new Assignment("mesh-broker", "beta")),
                 new Assignment("mesh-broker", "delta"));
         Mesh moved = mesh(assignments);
 
-        Planning after = planner.plan(moved, byNode(before), Set.of());
+        Planning after = planner.plan(moved, byNode(before), Map.of());
 
-        assertThat(after).isEqualTo(Planner.plan(moved, byNode(before), Set.of()));
+        assertThat(after).isEqualTo(Planner.plan(moved, byNode(before), Map.of()));
         Declaration.Process plain = byNode(after).get("delta").processes().stream()
                 .filter(p -> p.module().equals("plain")).findFirst().orElseThrow();
         assertThat(plain.env()).containsEntry("BROKER", "10.0.0.4:5671");
@@ -113,9 +112,9 @@ class IncrementalPlannerTest {
     void plan_againstItsOwnDeclarations_hasNoChanges() throws IOException {
         IncrementalPlanner planner = new IncrementalPlanner();
         Mesh mesh = mesh(with(new Assignment("plain", "delta")));
-        Planning first = planner.plan(mesh, Map.of(), Set.of());
+        Planning first = planner.plan(mesh, Map.of(), Map.of());
 
-        Planning second = planner.plan(mesh, byNode(first), Set.of());
+        Planning second = planner.plan(mesh, byNode(first), Map.of());
 
         assertThat(second.plan().isEmpty()).isTrue();
         assertThat(second.composition().declarations()).isEqualTo(first.composition().declarations());
@@ -127,13 +126,13 @@ class IncrementalPlannerTest {
     void plan_nodeAddressChanged_equalsThePurePlan() throws IOException {
         IncrementalPlanner planner = new IncrementalPlanner();
         Mesh mesh = mesh(with(new Assignment("plain", "delta")));
-        Planning first = planner.plan(mesh, Map.of(), Set.of());
+        Planning first = planner.plan(mesh, Map.of(), Map.of());
         Mesh readdressed = new Mesh(List.of(ALPHA, new Node("beta", "10.9.9.9", "debian-12"), GAMMA, DELTA),
                 mesh.modules(), mesh.assignments(), mesh.layout());
 
-        Planning second = planner.plan(readdressed, byNode(first), Set.of());
+        Planning second = planner.plan(readdressed, byNode(first), Map.of());
 
-        assertThat(second).isEqualTo(Planner.plan(readdressed, byNode(first), Set.of()));
+        assertThat(second).isEqualTo(Planner.plan(readdressed, byNode(first), Map.of()));
         assertThat(second.plan().changes()).extracting(Plan.Change::id).contains("delta/process:plain");
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.CanonicalJson;
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Node;
@@ -20,7 +21,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -98,8 +98,8 @@ class IncrementalPlanningProperties {
     @Property(tries = 300)
     void plan_afterEachChange_equalsThePurePlan(@ForAll("meshes") Mesh first, @ForAll("steps") List<Step> steps) {
         IncrementalPlanner planner = new IncrementalPlanner();
-        Planning pure = Planner.plan(first, Map.of(), Set.of());
-        assertSame(planner.plan(first, Map.of(), Set.of()), pure);
+        Planning pure = Planner.plan(first, Map.of(), Map.of());
+        assertSame(planner.plan(first, Map.of(), Map.of()), pure);
         Map<String, Declaration> firstDeclarations = byNode(pure);
         Mesh mesh = first;
         for (Step step : steps) {
@@ -109,8 +109,9 @@ class IncrementalPlanningProperties {
                 case 2 -> firstDeclarations;
                 default -> Map.of();
             };
-            Set<String> built = step.index() % 2 == 0 ? Set.of()
-                    : pure.plan().builds().stream().map(Plan.Build::id).collect(Collectors.toSet());
+            Map<String, Built> built = step.index() % 2 == 0 ? Map.of()
+                    : pure.plan().builds().stream().collect(Collectors.toMap(Plan.Build::id,
+                            build -> new Built(build.id(), "0".repeat(64), "file:///" + build.artifact())));
 
             pure = Planner.plan(mesh, acknowledged, built);
 

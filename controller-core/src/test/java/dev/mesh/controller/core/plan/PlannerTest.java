@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -37,7 +36,7 @@ class PlannerTest {
 
     @Test
     void plan_fromNothing_createsInStepOrderAndBuildsEachArtifactOnce() throws IOException {
-        Plan plan = Planner.plan(mesh(ComposerTest.examples()), Map.of(), Set.of()).plan();
+        Plan plan = Planner.plan(mesh(ComposerTest.examples()), Map.of(), Map.of()).plan();
 
         assertThat(plan.format()).isEqualTo(1);
         assertThat(plan.inputs()).containsOnlyKeys("mesh");
@@ -56,9 +55,9 @@ class PlannerTest {
     @Test
     void plan_againstItsOwnOutput_hasNoChanges() throws IOException {
         Mesh mesh = mesh(ComposerTest.examples());
-        Planning first = Planner.plan(mesh, Map.of(), Set.of());
+        Planning first = Planner.plan(mesh, Map.of(), Map.of());
 
-        Planning second = Planner.plan(mesh, byNode(first.composition().declarations()), Set.of());
+        Planning second = Planner.plan(mesh, byNode(first.composition().declarations()), Map.of());
 
         assertThat(second.plan().changes()).isEmpty();
         assertThat(second.plan().builds()).isEmpty();
@@ -67,7 +66,7 @@ class PlannerTest {
 
     @Test
     void plan_noChangePrecedesWhatItRequires() throws IOException {
-        Plan plan = Planner.plan(mesh(ComposerTest.examples()), Map.of(), Set.of()).plan();
+        Plan plan = Planner.plan(mesh(ComposerTest.examples()), Map.of(), Map.of()).plan();
 
         Map<String, Integer> position = new HashMap<>();
         for (int i = 0; i < plan.changes().size(); i++) {
@@ -89,7 +88,7 @@ class PlannerTest {
 
     @Test
     void plan_processNeedingASeat_requiresTheHoldersProcessOnItsNode() throws IOException {
-        Plan plan = Planner.plan(mesh(ComposerTest.examples()), Map.of(), Set.of()).plan();
+        Plan plan = Planner.plan(mesh(ComposerTest.examples()), Map.of(), Map.of()).plan();
 
         Plan.Change controller = plan.changes().stream().filter(c -> c.id().startsWith("gamma/process:mesh-controller"))
                 .findFirst().orElseThrow();
@@ -101,14 +100,14 @@ class PlannerTest {
     void plan_changedEnv_restartsWithTheReason() throws IOException {
         List<Manifest> modules = ComposerTest.examples();
         Mesh mesh = mesh(modules);
-        Map<String, Declaration> applied = byNode(Planner.plan(mesh, Map.of(), Set.of()).composition()
+        Map<String, Declaration> applied = byNode(Planner.plan(mesh, Map.of(), Map.of()).composition()
                 .declarations());
         List<Manifest> changed = new ArrayList<>(modules);
         Manifest bus = changed.stream().filter(m -> m.module().equals("mesh-bus")).findFirst().orElseThrow();
         changed.set(changed.indexOf(bus), Manifest.parse(Files.readString(Path.of("../examples/modules/mesh-bus.json"))
                 .replaceFirst("\"run\": \\[", "\"run\": [\"--debug\", ")));
 
-        Plan plan = Planner.plan(mesh(changed), applied, Set.of()).plan();
+        Plan plan = Planner.plan(mesh(changed), applied, Map.of()).plan();
 
         assertThat(plan.changes()).extracting(Plan.Change::actions).allMatch(actions -> !actions.contains("start"));
         assertThat(plan.changes()).anySatisfy(c -> {
@@ -120,7 +119,7 @@ class PlannerTest {
 
     @Test
     void plan_processReplacingAContainer_removesItOnlyOnceHealthy() throws IOException {
-        Plan plan = Planner.plan(mesh(ComposerTest.examples()), Map.of(), Set.of()).plan();
+        Plan plan = Planner.plan(mesh(ComposerTest.examples()), Map.of(), Map.of()).plan();
 
         List<Plan.Change> removals = plan.changes().stream().filter(c -> c.actions().contains("remove")).toList();
         assertThat(removals).isNotEmpty().allSatisfy(removal ->

@@ -236,7 +236,7 @@ class StatusTest {
         }
 
         @Override
-        public Set<String> built() {
+        public Map<String, dev.mesh.controller.core.Built> built() {
             return read(delegate.built());
         }
 

@@ -22,11 +22,12 @@ final class ResourceReader {
 
     private static final List<String> USER = List.of("id", "type", "name", "shell", "home");
     private static final List<String> DIRECTORY = List.of("id", "type", "mode", "place", "owner");
-    private static final List<String> PROCESS = List.of("id", "type", "name", "artifact", "run", "user", "env", "replaces");
+    private static final List<String> PROCESS = List.of("id", "type", "name", "artifact", "run", "user", "env", "replaces",
+            "overlap");
     private static final List<String> CONTAINER =
             List.of("id", "type", "name", "image", "user", "env", "mounts", "network", "run");
     private static final List<String> ANY = List.of("id", "type", "name", "shell", "home", "mode", "place", "owner",
-            "artifact", "run", "user", "env", "replaces", "image", "mounts", "network");
+            "artifact", "run", "user", "env", "replaces", "overlap", "image", "mounts", "network");
 
     private static final List<String> MOUNT = List.of("source", "target", "mode");
 
@@ -151,9 +152,11 @@ final class ResourceReader {
         Map<String, Template> env = fields.env(Fields.value(object, "env"), pointer, what);
         List<String> replaces = fields.names(Fields.value(object, "replaces"), pointer, "replaces", what,
                 "container name", Patterns.CONTAINER, Patterns.CONTAINER_RULE);
+        Boolean overlap = fields.get(Fields.value(object, "overlap"), object, pointer, "overlap", false, what,
+                "true or false", (n, p) -> checks.bool(n, p, "\"overlap\""));
         named("process", name, nameNode, pointer);
-        return checks.count() == before
-                ? new Resource.Process(id, name, artifact, run, user, env, replaces, at) : null;
+        return checks.count() == before ? new Resource.Process(id, name, artifact, run, user, env, replaces,
+                Boolean.TRUE.equals(overlap), at) : null;
     }
 
     private Resource container(Json.Obj object, String pointer, String id, Location at, int before) {

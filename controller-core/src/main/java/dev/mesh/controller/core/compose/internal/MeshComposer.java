@@ -1,6 +1,7 @@
 package dev.mesh.controller.core.compose.internal;
 
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Composition;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Mesh;
@@ -33,15 +34,16 @@ public final class MeshComposer {
      * Composes with what the caller already has for this mesh, giving each declaration to
      * {@code declared} as soon as it is made, in node order.
      *
+     * @param built the builds done, by id, to pin the artifacts to
      * @param modules the manifests by module name, sorted ({@link Mesh#modulesByName})
      * @param assigned the modules assigned to each node name ({@link Mesh#assignedByNode()})
      */
-    public static Composition compose(Mesh mesh, Map<String, Manifest> modules, Seating seating,
-            Map<String, List<String>> assigned, Consumer<Declaration> declared) {
+    public static Composition compose(Mesh mesh, Map<String, Built> built, Map<String, Manifest> modules,
+            Seating seating, Map<String, List<String>> assigned, Consumer<Declaration> declared) {
         Map<String, Manifest> byName = new HashMap<>(modules);
         List<Node> nodes = byName(mesh.nodes());
         List<NodeDeclaration.Composed> composed = new ArrayList<>(nodes.size());
-        NodeComposer composer = new NodeComposer(mesh.layout());
+        NodeComposer composer = new NodeComposer(mesh.layout(), built);
         int known = 0;
         boolean unknownModule = false;
         for (Node node : nodes) {

@@ -1,5 +1,7 @@
 package dev.mesh.controller.core.compose.internal;
 
+import dev.mesh.controller.core.BuildOrder;
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.manifest.Layout;
@@ -36,7 +38,7 @@ final class ModuleParts {
     private final Map<Resource.Process, Declaration.Artifact> artifacts = new IdentityHashMap<>();
     private final List<Declaration.Tool> tools;
 
-    private ModuleParts(Manifest manifest, Layout layout) {
+    private ModuleParts(Manifest manifest, Layout layout, Map<String, Built> built) {
         String module = manifest.module();
         tools = manifest.tools().stream().map(tool -> new Declaration.Tool(module, tool)).toList();
         for (Resource resource : manifest.resources()) {
@@ -47,7 +49,8 @@ final class ModuleParts {
                         new Declaration.Directory(module, directory.id(), layout.pathOf(module, directory),
                                 directory.mode(), directory.owner()), module, directory.location()));
                 case Resource.Process process -> artifacts.put(process, manifest.artifact(process.artifact())
-                        .map(a -> new Declaration.Artifact(module, a.name(), a.system()))
+                        .map(a -> pinned(Declaration.Artifact.unbuilt(module, manifest.version(), a.name(),
+                                a.system()), built))
                         .orElseThrow(() -> new IllegalStateException("a parsed manifest names only declared artifacts")));
                 case Resource.Container container -> {
                     // Its mounts' sources are templates, resolved on each node (NodeDeclaration).
@@ -56,9 +59,18 @@ final class ModuleParts {
         }
     }
 
-    /** @return the parts of {@code manifest}'s module, with directory paths in {@code layout} */
-    static ModuleParts of(Manifest manifest, Layout layout) {
-        return new ModuleParts(manifest, layout);
+    /**
+     * @return the parts of {@code manifest}'s module, with directory paths in {@code layout} and each
+     *     artifact pinned to its build in {@code built}, when it is there
+     */
+    static ModuleParts of(Manifest manifest, Layout layout, Map<String, Built> built) {
+        return new ModuleParts(manifest, layout, built);
+    }
+
+    /** The artifact with the digest and location of its build, when built; as it is otherwise. */
+    static Declaration.Artifact pinned(Declaration.Artifact artifact, Map<String, Built> built) {
+        Built build = built.get(BuildOrder.id(artifact.module(), artifact.version(), artifact.name()));
+        return build == null ? artifact : artifact.built(build.sha256(), build.location());
     }
 
     /** @return the account of a {@code user} resource of the module */

@@ -1,5 +1,6 @@
 package dev.mesh.controller.core.compose.internal;
 
+import dev.mesh.controller.core.Built;
 import dev.mesh.controller.core.CanonicalJson;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Node;
@@ -27,26 +28,32 @@ import java.util.Objects;
  *
  * <p>Not thread-safe; one composition (or one {@code IncrementalPlanner}) uses it at a time. It
  * knows manifests by identity, so the parts are those of the manifests it has seen; it composes
- * with one layout and must be dropped when the layout changes.
+ * with one layout and one set of builds, and must be dropped when either changes.
  */
 public final class NodeComposer {
 
     private final Layout layout;
+    private final Map<String, Built> built;
     private final Resolutions resolutions = new Resolutions();
     private final Map<Manifest, ModuleParts> parts = new IdentityHashMap<>();
     private final CanonicalOut.Plain hashing = CanonicalOut.plain(CanonicalJson.sha256(), null);
     /** Values shared between declarations, by identity → their plain bytes ({@link DeclarationJson#fragment}). */
     private final Map<Object, byte[]> fragments = new IdentityHashMap<>();
 
-    /** @param layout the directory roots of every node it composes */
-    public NodeComposer(Layout layout) {
+    /**
+     * @param layout the directory roots of every node it composes
+     * @param built the builds done, by id: the artifacts of the declarations are pinned to them
+     */
+    public NodeComposer(Layout layout, Map<String, Built> built) {
         this.layout = Objects.requireNonNull(layout, "layout");
+        this.built = Objects.requireNonNull(built, "built");
     }
 
     /**
      * Composes one node: a function of exactly the node, the manifests assigned to it, the holders
      * of the seats their templates reference (as the node sees them), the seats the node holds and
-     * the layout. {@code IncrementalPlanner} relies on that to reuse a node's result.
+     * the layout, and the builds of the manifests' artifacts. {@code IncrementalPlanner} relies on
+     * that to reuse a node's result.
      */
     public NodeDeclaration.Composed compose(Node node, List<Manifest> manifests, Seating seating) {
         return NodeDeclaration.compose(node, manifests, seating, this);
@@ -64,7 +71,7 @@ public final class NodeComposer {
     ModuleParts parts(Manifest manifest) {
         ModuleParts known = parts.get(manifest);
         if (known == null) {
-            known = ModuleParts.of(manifest, layout);
+            known = ModuleParts.of(manifest, layout, built);
             parts.put(manifest, known);
             known.forEachValue(this::shared);
         }

@@ -146,7 +146,7 @@ public final class NodeDeclaration {
                 ? new Declaration.Preparation(List.of(run.getFirst(), "prepare"), process.user(), env) : null;
         Sourced<Declaration.Process> first = processes.putIfAbsent(process.name(), new Sourced<>(
                 new Declaration.Process(module, process.name(), artifact, run, process.user(), env,
-                        process.replaces(), prepare), module, process.location()));
+                        process.replaces(), process.overlap(), prepare), module, process.location()));
         if (first != null) {
             conflict("process-conflict", "two processes named \"" + process.name() + "\" would run on node "
                     + node.name() + ", from modules " + first.module() + " and " + module + "; rename one or assign "

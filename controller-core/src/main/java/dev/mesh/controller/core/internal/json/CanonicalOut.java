@@ -62,6 +62,8 @@ public abstract sealed class CanonicalOut {
 
     abstract void writeNull();
 
+    abstract void writeTrue();
+
     /**
      * Writes a value's bytes as {@link #plain} wrote them before, if this out writes plain bytes.
      *
@@ -116,6 +118,11 @@ public abstract sealed class CanonicalOut {
         @Override
         void writeNull() {
             json.writeNull();
+        }
+
+        @Override
+        void writeTrue() {
+            json.writeBoolean(true);
         }
 
         @Override
@@ -212,6 +219,17 @@ public abstract sealed class CanonicalOut {
             buffer[size++] = 'l';
             buffer[size++] = 'l';
             last = 'l';
+        }
+
+        @Override
+        void writeTrue() {
+            separate();
+            ensure(4);
+            buffer[size++] = 't';
+            buffer[size++] = 'r';
+            buffer[size++] = 'u';
+            buffer[size++] = 'e';
+            last = 'e';
         }
 
         @Override

@@ -42,6 +42,7 @@ public final class DeclarationJson {
     private static final Name DIRECTORIES = new Name("directories");
     private static final Name ENV = new Name("env");
     private static final Name HOME = new Name("home");
+    private static final Name LOCATION = new Name("location");
     private static final Name ID = new Name("id");
     private static final Name IMAGE = new Name("image");
     private static final Name MODE = new Name("mode");
@@ -50,6 +51,7 @@ public final class DeclarationJson {
     private static final Name NAME = new Name("name");
     private static final Name NETWORK = new Name("network");
     private static final Name NODE = new Name("node");
+    private static final Name OVERLAP = new Name("overlap");
     private static final Name OWNER = new Name("owner");
     private static final Name PATH = new Name("path");
     private static final Name PREPARE = new Name("prepare");
@@ -59,12 +61,14 @@ public final class DeclarationJson {
     private static final Name RUN = new Name("run");
     private static final Name SEATS = new Name("seats");
     private static final Name SECRETS = new Name("secrets");
+    private static final Name SHA256 = new Name("sha256");
     private static final Name SHELL = new Name("shell");
     private static final Name SOURCE = new Name("source");
     private static final Name SYSTEM = new Name("system");
     private static final Name TARGET = new Name("target");
     private static final Name TOOLS = new Name("tools");
     private static final Name USER = new Name("user");
+    private static final Name VERSION = new Name("version");
 
     private DeclarationJson() {
     }
@@ -230,11 +234,15 @@ public final class DeclarationJson {
         json.writeEndObject();
     }
 
+    /** The parts after the first format are left out while they have no value (see {@link Declaration.Artifact}). */
     private static void artifact(CanonicalOut json, Declaration.Artifact artifact) {
         json.writeStartObject();
+        optional(json, LOCATION, artifact.location());
         string(json, MODULE, artifact.module());
         string(json, NAME, artifact.name());
+        optional(json, SHA256, artifact.sha256());
         string(json, SYSTEM, artifact.system());
+        optional(json, VERSION, artifact.version());
         json.writeEndObject();
     }
 
@@ -258,6 +266,10 @@ public final class DeclarationJson {
         }
         string(json, MODULE, process.module());
         string(json, NAME, process.name());
+        if (process.overlap()) {
+            json.writeName(OVERLAP);
+            json.writeTrue();
+        }
         json.writeName(PREPARE);
         Declaration.Preparation prepare = process.prepare();
         if (prepare == null) {
@@ -316,6 +328,12 @@ public final class DeclarationJson {
     private static void string(CanonicalOut json, Name name, String value) {
         json.writeName(name);
         json.writeString(value);
+    }
+
+    private static void optional(CanonicalOut json, Name name, String value) {
+        if (value != null) {
+            string(json, name, value);
+        }
     }
 
     private static void strings(CanonicalOut json, Name name, List<String> values) {

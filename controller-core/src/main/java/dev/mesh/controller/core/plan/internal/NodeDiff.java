@@ -39,6 +39,7 @@ final class NodeDiff {
     private static final List<String> PREPARE = List.of("prepare");
     private static final List<String> START = List.of("start");
     private static final List<String> RESTART = List.of("restart");
+    private static final List<String> OVERLAP = List.of("restart", "overlap");
     private static final List<String> STOP = List.of("stop");
     private static final List<String> REMOVE = List.of("remove");
 
@@ -146,6 +147,10 @@ final class NodeDiff {
             Declaration.Process was = old.get(process.name());
             String reason = was == null ? reasons.newProcess(process.module()) : ProcessDelta.reason(was, process);
             if (reason.isEmpty()) {
+                String overlap = ProcessDelta.overlap(was, process);
+                if (!overlap.isEmpty()) {
+                    add(Step.PROCESSES, process.name(), UPDATE, overlap, List.of());
+                }
                 continue;
             }
             requires.clear();
@@ -157,7 +162,14 @@ final class NodeDiff {
                         "run once before the process: " + reason, List.copyOf(requires));
                 requires.add(prepare.id());
             }
-            add(Step.PROCESSES, process.name(), was == null ? START : RESTART, reason, List.copyOf(requires));
+            if (was == null) {
+                add(Step.PROCESSES, process.name(), START, reason, List.copyOf(requires));
+            } else if (process.overlap()) {
+                add(Step.PROCESSES, process.name(), OVERLAP, reason + "; the new one starts beside the old one, "
+                        + "which stops once the new one runs", List.copyOf(requires));
+            } else {
+                add(Step.PROCESSES, process.name(), RESTART, reason, List.copyOf(requires));
+            }
         }
         for (Declaration.Process process : before.processes()) {
             if (!declared().containsKey(process.name())) {

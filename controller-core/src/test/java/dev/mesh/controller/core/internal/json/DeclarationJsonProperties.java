@@ -106,11 +106,15 @@ class DeclarationJsonProperties {
                 .as(Declaration.Directory::new);
         Arbitrary<Declaration.Secret> secrets = Combinators.combine(s, s, s, s, s).as(Declaration.Secret::new);
         Arbitrary<Declaration.Access> accesses = Combinators.combine(s, s, s).as(Declaration.Access::new);
-        Arbitrary<Declaration.Artifact> artifacts = Combinators.combine(s, s, s).as(Declaration.Artifact::new);
+        Arbitrary<Declaration.Artifact> artifacts = Combinators.combine(s, s.injectNull(0.2), s, s,
+                s.injectNull(0.5), s.injectNull(0.5)).as(Declaration.Artifact::new);
         Arbitrary<Declaration.Preparation> preparations = Combinators.combine(list, s, env)
                 .as(Declaration.Preparation::new).injectNull(0.4);
         Arbitrary<Declaration.Process> processes = Combinators.combine(s, s, artifacts, list, s, env, list,
-                preparations).as(Declaration.Process::new);
+                Arbitraries.of(true, false)).as((m, n, a, r, u, e, rep, o) -> new Declaration.Process(m, n, a, r, u,
+                e, rep, o, null));
+        processes = Combinators.combine(processes, preparations).as((p, prep) -> new Declaration.Process(p.module(),
+                p.name(), p.artifact(), p.run(), p.user(), p.env(), p.replaces(), p.overlap(), prep));
         Arbitrary<Declaration.Mount> mounts = Combinators.combine(s, s, s).as(Declaration.Mount::new);
         Arbitrary<Declaration.Container> containers = Combinators.combine(s, s, s, s, env, mounts.list().ofMaxSize(3),
                 s, list).as(Declaration.Container::new);

@@ -11,12 +11,12 @@ import org.junit.jupiter.api.Test;
 /** When a process and the container it replaces can run side by side, and why not. */
 class CoexistenceTest {
 
-    private static final Declaration.Artifact ARTIFACT = new Declaration.Artifact("broker", "rabbitmq", "debian-12");
+    private static final Declaration.Artifact ARTIFACT = Declaration.Artifact.unbuilt("broker", "1", "rabbitmq", "debian-12");
     private static final Declaration.Directory DATA = new Declaration.Directory("broker", "data",
             "/var/lib/mesh/modules/broker/data", "0700", "rabbitmq");
 
     private static Declaration.Process process(List<String> run, Map<String, String> env) {
-        return new Declaration.Process("broker", "broker", ARTIFACT, run, "rabbitmq", env, List.of("rabbitmq"), null);
+        return new Declaration.Process("broker", "broker", ARTIFACT, run, "rabbitmq", env, List.of("rabbitmq"), false, null);
     }
 
     private static Declaration.Container container(String network, Map<String, String> env,
@@ -35,7 +35,7 @@ class CoexistenceTest {
     @Test
     void clash_sameName_cannotOverlap() {
         Declaration.Process named = new Declaration.Process("broker", "rabbitmq", ARTIFACT, List.of("./x"), "u",
-                Map.of(), List.of("rabbitmq"), null);
+                Map.of(), List.of("rabbitmq"), false, null);
 
         assertThat(Coexistence.clash(named, "rabbitmq", with(null))).contains("of the same name");
     }

@@ -1,2 +1,0 @@
--- A migration no controller carries: MigrationsIT applies it to see a schema that is ahead.
-CREATE TABLE future_marker (id integer NOT NULL);
