@@ -42,7 +42,10 @@ import tools.jackson.databind.JsonNode;
  *   <li>{@code MESH_BUS_NATS_FILE}: JSON {@code {"url", "user"?, "password"?, "token"?}}; a
  *       {@code "creds"} file (NKey) is refused, as the controller cannot sign with one;
  *   <li>{@code MESH_GENESIS_FILE}: optional, the inventory {@code genesis} wrote, which the first active
- *       {@code serve} imports into an empty store.
+ *       {@code serve} imports into an empty store;
+ *   <li>{@code MESH_READY_FILE}: optional, set by the host: the file {@code serve} writes once it consumes
+ *       the controller's queues (standing by or active), so that a host restarting it with overlap knows
+ *       when to stop the old one (docs/upgrade.md).
  * </ul>
  *
  * <p>No secret appears in a message or in a {@code toString()}. A credentials file that group or
@@ -84,9 +87,11 @@ final class Config {
      * @param warnings one line per credentials file readable by others, for standard error
      */
     record Serve(Stores stores, BrokerAddress broker, Optional<Path> certificate,
-            Optional<BrokerManagement> management, NatsAddress nats, Optional<Path> genesis, List<String> warnings) {
+            Optional<BrokerManagement> management, NatsAddress nats, Optional<Path> genesis, Optional<Path> ready,
+            List<String> warnings) {
 
         Serve {
+            Objects.requireNonNull(ready, "ready");
             Objects.requireNonNull(stores, "stores");
             Objects.requireNonNull(broker, "broker");
             Objects.requireNonNull(certificate, "certificate");
@@ -160,7 +165,8 @@ final class Config {
         Optional<BrokerManagement> management = management(variables);
         NatsAddress nats = nats(variables);
         Optional<Path> genesis = genesis(variables);
-        return variables.check(() -> new Serve(stores, broker, certificate, management, nats, genesis,
+        Optional<Path> ready = ready(variables);
+        return variables.check(() -> new Serve(stores, broker, certificate, management, nats, genesis, ready,
                 variables.warnings()));
     }
 
@@ -343,6 +349,27 @@ final class Config {
         if (Files.isDirectory(file)) {
             variables.problem(variable + "=" + value + ": it is a directory; give the path of the inventory.json that "
                     + "mesh-controller genesis wrote, or unset " + variable);
+        }
+        return Optional.of(file);
+    }
+
+    /**
+     * {@code MESH_READY_FILE}, optional, set by a host: where {@code serve} says it is ready. Its directory
+     * must exist; the file itself is written by {@code serve}, replacing one that is there.
+     */
+    private static Optional<Path> ready(Variables variables) {
+        String variable = "MESH_READY_FILE";
+        String value = variables.value(variable);
+        if (value == null) {
+            return Optional.empty();
+        }
+        Path file = Path.of(value).toAbsolutePath();
+        if (Files.isDirectory(file)) {
+            variables.problem(variable + "=" + value + ": it is a directory; give the path of a file for serve to "
+                    + "write once it is ready, or unset " + variable);
+        } else if (file.getParent() == null || !Files.isDirectory(file.getParent())) {
+            variables.problem(variable + "=" + value + ": its directory does not exist; create it, or unset "
+                    + variable);
         }
         return Optional.of(file);
     }

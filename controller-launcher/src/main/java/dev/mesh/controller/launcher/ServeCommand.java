@@ -212,6 +212,14 @@ final class ServeCommand implements Callable<Integer> {
                     McpHttpServer.Config.DEFAULT_MAX_CONCURRENT));
         }
         MeshController controller = MeshController.start(config, httpConfig);
+        if (config.ready().isPresent()) {
+            try {
+                ReadyFile.write(config.ready().get(), controller.readyLine());
+            } catch (CommandException e) {
+                controller.close();
+                throw e;
+            }
+        }
         return serveUntilStopped(controller::close, List.of(controller.readyLine()));
     }
 

@@ -116,7 +116,7 @@ class IdentityCommandsIT {
             assertThat(run.exitCode()).as(command[0]).isEqualTo(1);
             assertThat(run.out()).isEmpty();
             assertThat(run.err().lines()).as(command[0]).containsExactly("mesh-controller: the identity database is "
-                    + "empty and this controller needs version 1 (missing: 1); run `mesh-controller prepare` to "
+                    + "empty and this controller needs version 2 (missing: 1, 2); run `mesh-controller prepare` to "
                     + "migrate it");
         }
     }

@@ -75,8 +75,12 @@ class MeshServeProcessIT {
         Path classes = dir.resolve("classes.txt");
         Map<String, String> env = new HashMap<>(mesh.env());
         env.put("MESH_CONTROLLER_JAVA_OPTS", "-Xlog:class+load=info:file=" + classes);
+        Path ready = dir.resolve("serve.ready");
+        env.put("MESH_READY_FILE", ready.toString());
         ServeProcess serve = ServeProcess.startMesh(env, dir);
         opened.add(serve);
+        assertThat(ready).as("MESH_READY_FILE, written once serve consumes its queues").content()
+                .startsWith("mesh-controller ready");
         assertThat(classes).as("serve alone, the host's command line, runs without picocli (ServeCommand.direct)")
                 .content().contains("dev.mesh.controller.launcher.ServeCommand ")
                 .doesNotContain("picocli.CommandLine source").doesNotContain("picocli.CommandLine$Model");

@@ -57,6 +57,10 @@ public final class SimulatedHost implements AutoCloseable {
     private final String queue;
     private final String subject;
     private final Clock clock = Clock.systemUTC();
+    private final RealRun realRun;
+    /** The processes run for real, and the thread that applies them; null when it runs nothing for real. */
+    private final RealProcesses real;
+    private final java.util.concurrent.ExecutorService applier;
 
     // Touched on the worker thread only.
     private Channel consuming;
@@ -78,8 +82,15 @@ public final class SimulatedHost implements AutoCloseable {
     private record Process(String name, String state, Instant since) {
     }
 
-    private SimulatedHost(HostSettings settings, Connection amqp, io.nats.client.Connection nats) {
+    private SimulatedHost(HostSettings settings, RealRun realRun, Connection amqp, io.nats.client.Connection nats) {
         this.settings = settings;
+        this.real = realRun.modules().isEmpty() ? null : new RealProcesses(realRun, settings.checkInterval());
+        this.realRun = realRun;
+        this.applier = real == null ? null : Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "simhost-" + settings.node() + "-real");
+            thread.setDaemon(true);
+            return thread;
+        });
         this.amqp = amqp;
         this.nats = nats;
         this.reporter = new Reporter(amqp, settings.broker().user());
@@ -100,7 +111,17 @@ public final class SimulatedHost implements AutoCloseable {
      * @throws SimulationException when the broker or NATS cannot be reached, or refuses the user
      */
     public static SimulatedHost open(HostSettings settings) {
+        return open(settings, RealRun.NONE);
+    }
+
+    /**
+     * Like {@link #open(HostSettings)}, running the processes of some modules for real ({@link RealRun}).
+     *
+     * @throws SimulationException when the broker or NATS cannot be reached, or refuses the user
+     */
+    public static SimulatedHost open(HostSettings settings, RealRun realRun) {
         Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(realRun, "realRun");
         String name = "simhost-" + settings.node();
         Connection amqp = Connections.amqp(settings.broker(), name);
         io.nats.client.Connection nats;
@@ -110,7 +131,7 @@ public final class SimulatedHost implements AutoCloseable {
             Connections.close(amqp);
             throw e;
         }
-        SimulatedHost host = new SimulatedHost(settings, amqp, nats);
+        SimulatedHost host = new SimulatedHost(settings, realRun, amqp, nats);
         host.start();
         LOG.info("simulated host opened node={} broker={} nats={} subject={}", settings.node(),
                 settings.broker().where(), settings.nats().url(), host.subject);
@@ -189,10 +210,50 @@ public final class SimulatedHost implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        if (real != null) {
+            applier.shutdownNow();
+            real.close();
+        }
         reporter.close();
         Connections.close(amqp);
         Connections.close(nats);
         LOG.info("simulated host closed node={}", settings.node());
+    }
+
+    /**
+     * Makes a process the lab started stand for the container of that name: a process run for real
+     * that {@code replaces} it stops it (SIGTERM, then a wait) once it has stayed ready across two checks.
+     *
+     * @throws IllegalStateException when the host runs nothing for real
+     */
+    public void adopt(String container, java.lang.Process process) {
+        requireReal().adopt(container, process);
+    }
+
+    /**
+     * @return how the processes run for real that this host stopped ended, in order: name, version, exit
+     *     code, whether they had to be killed
+     * @throws IllegalStateException when the host runs nothing for real
+     */
+    public List<String> realExits() {
+        return requireReal().exits().stream().map(exit -> exit.name() + " " + exit.version() + " exit="
+                + exit.exitCode() + (exit.killed() ? " killed" : "")).toList();
+    }
+
+    /**
+     * @return the version each process run for real runs now, by process name
+     * @throws IllegalStateException when the host runs nothing for real
+     */
+    public Map<String, String> realVersions() {
+        return requireReal().versions();
+    }
+
+    private RealProcesses requireReal() {
+        if (real == null) {
+            throw new IllegalStateException("simulated host " + settings.node() + " runs nothing for real; open it "
+                    + "with a RealRun naming the modules");
+        }
+        return real;
     }
 
     /** Makes every declaration applied from now on fail ({@code true}) or succeed ({@code false}). */
@@ -361,26 +422,43 @@ public final class SimulatedHost implements AutoCloseable {
             return;
         }
         Instant now = clock.instant();
+        List<Wire.Process> realOnes = real == null ? List.of() : declaration.declared().stream()
+                .filter(process -> realRun.runs(process.module())).toList();
+        List<String> simulated = declaration.processes().stream()
+                .filter(name -> realOnes.stream().noneMatch(process -> process.name().equals(name))).toList();
         synchronized (lock) {
             processes.clear();
-            for (String name : declaration.processes()) {
+            for (String name : simulated) {
                 processes.put(name, new Process(name, "starting", now));
             }
         }
-        worker.schedule(() -> finish(channel, current, tag, declaration), settings.applyTime().toNanos(),
-                TimeUnit.NANOSECONDS);
+        if (real == null) {
+            worker.schedule(() -> finish(channel, current, tag, declaration, simulated, List.of()),
+                    settings.applyTime().toNanos(), TimeUnit.NANOSECONDS);
+            return;
+        }
+        applier.execute(() -> {
+            List<Wire.Step> realSteps = real.apply(settings.node(), realOnes);
+            try {
+                worker.execute(() -> finish(channel, current, tag, declaration, simulated, realSteps));
+            } catch (RejectedExecutionException e) {
+                LOG.debug("simulated host closed while applying node={}", settings.node());
+            }
+        });
     }
 
-    private void finish(Channel channel, long current, long tag, Wire.Declaration declaration) {
+    private void finish(Channel channel, long current, long tag, Wire.Declaration declaration, List<String> simulated,
+            List<Wire.Step> realSteps) {
         if (current != generation || !channel.isOpen()) {
             return;
         }
-        boolean fail = failing;
         Instant now = clock.instant();
-        List<Wire.Step> steps = Wire.steps(settings.node(), declaration.processes(), fail);
+        List<Wire.Step> steps = new ArrayList<>(Wire.steps(settings.node(), simulated, failing));
+        steps.addAll(realSteps);
+        boolean fail = steps.stream().anyMatch(step -> step.status().equals("failed"));
         synchronized (lock) {
-            for (int i = 0; i < declaration.processes().size(); i++) {
-                String name = declaration.processes().get(i);
+            for (int i = 0; i < simulated.size(); i++) {
+                String name = simulated.get(i);
                 processes.put(name, new Process(name, steps.get(i).status().equals("failed") ? "failed" : "running", now));
             }
         }
@@ -419,6 +497,9 @@ public final class SimulatedHost implements AutoCloseable {
         long every = settings.checkInterval().toNanos();
         synchronized (lock) {
             List<HostProcess> list = new ArrayList<>(processes.size());
+            if (real != null) {
+                list.addAll(real.states(now));
+            }
             for (Process process : processes.values()) {
                 int checks = process.state().equals("running")
                         ? (int) Math.min(Integer.MAX_VALUE, Duration.between(process.since(), now).toNanos() / every)

@@ -3,8 +3,10 @@ package dev.mesh.controller.simhost;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -20,8 +22,44 @@ final class Wire {
     private Wire() {
     }
 
-    /** What a host takes from a declaration: whose it is, which revision, the processes' names. */
-    record Declaration(String node, String revision, List<String> processes) {
+    /**
+     * What a host takes from a declaration: whose it is, which revision, the processes' names, and
+     * each process as declared, for those it runs for real.
+     */
+    record Declaration(String node, String revision, List<String> processes, List<Process> declared) {
+        Declaration {
+            processes = List.copyOf(processes);
+            declared = List.copyOf(declared);
+        }
+
+        Declaration(String node, String revision, List<String> processes) {
+            this(node, revision, processes, List.of());
+        }
+    }
+
+    /**
+     * A declared process, as far as the declaration says it; a part it lacks is empty (or null for
+     * the artifact's digest and location, and the preparation).
+     */
+    record Process(String module, String name, Artifact artifact, List<String> run, Map<String, String> env,
+            String user, boolean overlap, List<String> replaces, Preparation prepare) {
+        Process {
+            run = List.copyOf(run);
+            env = Map.copyOf(env);
+            replaces = List.copyOf(replaces);
+        }
+    }
+
+    /** The artifact a process runs: its module version, and the archive its build made (null until built). */
+    record Artifact(String module, String version, String name, String sha256, String location) {
+    }
+
+    /** A process's run-once preparation. */
+    record Preparation(List<String> run, String user, Map<String, String> env) {
+        Preparation {
+            run = List.copyOf(run);
+            env = Map.copyOf(env);
+        }
     }
 
     /** One step of a host's report. */
@@ -42,12 +80,55 @@ final class Wire {
             throw new IllegalArgumentException("processes is not an array");
         }
         Set<String> names = new LinkedHashSet<>();
+        List<Process> declared = new ArrayList<>();
         for (JsonNode process : listed) {
             if (!names.add(text(process, "name"))) {
                 throw new IllegalArgumentException("process " + process.path("name").stringValue() + " is declared twice");
             }
+            declared.add(process(process));
         }
-        return new Declaration(node, revision, List.copyOf(names));
+        return new Declaration(node, revision, List.copyOf(names), declared);
+    }
+
+    private static Process process(JsonNode process) {
+        JsonNode artifact = process.path("artifact");
+        JsonNode prepare = process.path("prepare");
+        return new Process(optional(process, "module"), text(process, "name"), new Artifact(optional(artifact, "module"),
+                optional(artifact, "version"), optional(artifact, "name"), nullable(artifact, "sha256"),
+                nullable(artifact, "location")), strings(process.path("run")), map(process.path("env")),
+                optional(process, "user"), process.path("overlap").asBoolean(false), strings(process.path("replaces")),
+                prepare.isObject() ? new Preparation(strings(prepare.path("run")), optional(prepare, "user"),
+                        map(prepare.path("env"))) : null);
+    }
+
+    private static String optional(JsonNode object, String field) {
+        JsonNode value = object.path(field);
+        return value.isString() ? value.stringValue() : "";
+    }
+
+    private static String nullable(JsonNode object, String field) {
+        JsonNode value = object.path(field);
+        return value.isString() ? value.stringValue() : null;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> strings = new ArrayList<>();
+        for (JsonNode item : array) {
+            if (item.isString()) {
+                strings.add(item.stringValue());
+            }
+        }
+        return strings;
+    }
+
+    private static Map<String, String> map(JsonNode object) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : object.properties()) {
+            if (entry.getValue().isString()) {
+                map.put(entry.getKey(), entry.getValue().stringValue());
+            }
+        }
+        return map;
     }
 
     /**

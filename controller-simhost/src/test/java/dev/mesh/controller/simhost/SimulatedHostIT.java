@@ -197,7 +197,9 @@ class SimulatedHostIT {
         assertThat(report.properties().getUserId()).isEqualTo(builderUser);
         assertThat(report.properties().getDeliveryMode()).isEqualTo(2);
         JsonNode body = report.body();
-        assertThat(fieldNames(body)).containsExactly("kind", "build", "status", "detail", "at");
+        assertThat(fieldNames(body)).containsExactly("kind", "build", "status", "detail", "sha256", "location", "at");
+        assertThat(body.get("sha256").stringValue()).isEqualTo(Archive.simulated(build).sha256()).hasSize(64);
+        assertThat(body.get("location").stringValue()).isEqualTo("urn:mesh-simhost:" + build);
         assertThat(body.get("kind").stringValue()).isEqualTo("build");
         assertThat(body.get("build").stringValue()).isEqualTo(build);
         assertThat(body.get("status").stringValue()).isEqualTo("succeeded");
@@ -211,6 +213,7 @@ class SimulatedHostIT {
         JsonNode failed = controller.report(PATIENCE).body();
         assertThat(failed.get("status").stringValue()).isEqualTo("failed");
         assertThat(failed.get("detail").stringValue()).isEqualTo("simulated failure");
+        assertThat(failed.has("sha256")).as("a failure names no archive").isFalse();
     }
 
     private HostSettings settings() {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class WireTest {
@@ -60,11 +61,31 @@ class WireTest {
     }
 
     @Test
+    void declaration_readsEachProcessAsDeclared_forAHostThatRunsItForReal() {
+        Wire.Declaration declaration = Wire.declaration(bytes("{\"node\": \"n1\", \"revision\": \"sha256:r\", \"processes\": "
+                + "[{\"module\": \"mesh-controller\", \"name\": \"mesh-controller\", \"artifact\": {\"module\": "
+                + "\"mesh-controller\", \"version\": \"2\", \"name\": \"controller\", \"system\": \"debian-12\", "
+                + "\"sha256\": \"ab\", \"location\": \"file:///b.tar.gz\"}, \"run\": [\"./mesh-controller\", \"serve\"], "
+                + "\"env\": {\"A\": \"1\"}, \"user\": \"mesh-controller\", \"overlap\": true, \"replaces\": [\"server\"], "
+                + "\"prepare\": {\"run\": [\"./mesh-controller\", \"prepare\"], \"user\": \"mesh-controller\", "
+                + "\"env\": {\"A\": \"1\"}}}, {\"name\": \"plain\", \"artifact\": {}, \"prepare\": null}]}"), null);
+
+        assertThat(declaration.declared()).containsExactly(
+                new Wire.Process("mesh-controller", "mesh-controller", new Wire.Artifact("mesh-controller", "2",
+                        "controller", "ab", "file:///b.tar.gz"), List.of("./mesh-controller", "serve"), Map.of("A", "1"),
+                        "mesh-controller", true, List.of("server"), new Wire.Preparation(List.of("./mesh-controller",
+                        "prepare"), "mesh-controller", Map.of("A", "1"))),
+                new Wire.Process("", "plain", new Wire.Artifact("", "", "", null, null), List.of(), Map.of(), "", false,
+                        List.of(), null));
+    }
+
+    @Test
     void declaration_takesTheHeadersRevision_andTheProcessNames_ignoringUnknownFields() {
         Wire.Declaration declaration = Wire.declaration(bytes("{\"node\": \"n1\", \"revision\": \"sha256:body\","
                 + " \"processes\": [{\"name\": \"a\", \"run\": []}, {\"name\": \"b\"}], \"extra\": 1}"), "sha256:header");
 
-        assertThat(declaration).isEqualTo(new Wire.Declaration("n1", "sha256:header", List.of("a", "b")));
+        assertThat(declaration).extracting(Wire.Declaration::node, Wire.Declaration::revision,
+                Wire.Declaration::processes).containsExactly("n1", "sha256:header", List.of("a", "b"));
         assertThat(Wire.declaration(bytes("{\"node\": \"n1\", \"revision\": \"sha256:body\", \"processes\": []}"), null)
                 .revision()).isEqualTo("sha256:body");
     }

@@ -1,0 +1,471 @@
+package dev.mesh.controller.simhost;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The processes a lab host runs for real ({@link RealRun}), as a host of the wire contract must:
+ * the archive the declaration's artifact names is got from its {@code location} and refused when its
+ * SHA-256 is not the one pinned; it is unpacked into a directory of its own per version; the
+ * preparation runs first; a restart with {@code overlap} starts the new process beside the old one,
+ * waits until it is ready and then stops the old one, any other restart stops the old one first; a
+ * process that {@code replaces} a container stops that container once it has stayed ready across two
+ * checks; a stop is SIGTERM, then a wait for the exit (SIGKILL only past the stop timeout).
+ *
+ * <p>A process is told where to say it is ready: {@code MESH_READY_FILE}, a file it writes when it
+ * serves (the controller's {@code serve} does once it consumes its queues). One restarted with overlap
+ * must write it; any other is also ready once it has stayed alive for a check interval.
+ *
+ * <p>{@link #apply} runs on one thread at a time (the host's applier); {@link #states} and the
+ * accessors may be called from any thread.
+ */
+final class RealProcesses implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RealProcesses.class);
+    private static final Duration POLL = Duration.ofMillis(20);
+
+    /** One process this host started, and when it became ready (null until then). */
+    private static final class Running {
+        private final Wire.Process declared;
+        private final Process process;
+        private final Path ready;
+        private final Path log;
+        private final Instant started;
+        private volatile Instant readyAt;
+
+        private Running(Wire.Process declared, Process process, Path ready, Path log, Instant started) {
+            this.declared = declared;
+            this.process = process;
+            this.ready = ready;
+            this.log = log;
+            this.started = started;
+        }
+    }
+
+    /**
+     * How a process this host stopped ended.
+     *
+     * @param name the process name
+     * @param version the version of its artifact
+     * @param exitCode its exit code ({@code 143} and the like when a signal ended it)
+     * @param killed whether it had to be killed after the stop timeout
+     */
+    record Exit(String name, String version, int exitCode, boolean killed) {
+    }
+
+    /** Why a process could not be applied: the step's detail. */
+    private static final class Refused extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        private Refused(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final RealRun settings;
+    private final Duration checkInterval;
+    private final Clock clock = Clock.systemUTC();
+    private final Map<String, Running> running = new ConcurrentHashMap<>();
+    private final Map<String, Process> containers = new ConcurrentHashMap<>();
+    private final List<Exit> exits = new CopyOnWriteArrayList<>();
+    private final AtomicLong starts = new AtomicLong();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    RealProcesses(RealRun settings, Duration checkInterval) {
+        this.settings = settings;
+        this.checkInterval = checkInterval;
+    }
+
+    /** Makes a process the lab started stand for the container of that name, which a process may replace. */
+    void adopt(String container, Process process) {
+        containers.put(container, process);
+    }
+
+    /** @return how the processes this host stopped ended, in order */
+    List<Exit> exits() {
+        return List.copyOf(exits);
+    }
+
+    /** @return the version each running process runs, by process name */
+    Map<String, String> versions() {
+        Map<String, String> versions = new java.util.TreeMap<>();
+        running.forEach((name, one) -> versions.put(name, one.declared.artifact().version()));
+        return versions;
+    }
+
+    /**
+     * Applies the real processes of a declaration: each one the same as it runs is left alone, each
+     * other one is started or restarted, and each one running that is no longer declared is stopped.
+     *
+     * @param node the host's node, for the steps' ids
+     * @param declared the declaration's processes of the real modules
+     * @return one step per declared process: done, or failed with why (the process it would have
+     *     replaced keeps running)
+     */
+    List<Wire.Step> apply(String node, List<Wire.Process> declared) {
+        List<Wire.Step> steps = new ArrayList<>();
+        for (Wire.Process process : declared) {
+            String id = node + "/process:" + process.name();
+            try {
+                steps.add(new Wire.Step(id, "done", applyOne(process)));
+            } catch (Refused e) {
+                LOG.warn("real process not applied node={} process={} version={} reason={}", node, process.name(),
+                        process.artifact().version(), e.getMessage());
+                steps.add(new Wire.Step(id, "failed", e.getMessage()));
+            }
+        }
+        for (String name : List.copyOf(running.keySet())) {
+            if (declared.stream().noneMatch(p -> p.name().equals(name))) {
+                stop(running.remove(name));
+            }
+        }
+        return steps;
+    }
+
+    private String applyOne(Wire.Process process) throws Refused {
+        Running now = running.get(process.name());
+        if (now != null && now.declared.equals(process) && now.process.isAlive()) {
+            return "unchanged";
+        }
+        Path directory = unpacked(process);
+        if (process.prepare() != null) {
+            prepare(process, directory);
+        }
+        boolean old = now != null && now.process.isAlive();
+        if (old && !process.overlap()) {
+            stop(now);
+        }
+        Running next = start(process, directory);
+        awaitReady(next);
+        String detail = "version " + process.artifact().version() + " ready";
+        if (old && process.overlap()) {
+            stop(now);
+            detail += "; version " + now.declared.artifact().version() + " stopped after it";
+        }
+        running.put(process.name(), next);
+        for (String container : process.replaces()) {
+            Process replaced = containers.get(container);
+            if (replaced != null && replaced.isAlive()) {
+                awaitChecks(next, 2);
+                stopContainer(container, replaced);
+                detail += "; container " + container + " stopped";
+            }
+        }
+        return detail;
+    }
+
+    /** The directory the artifact's archive is unpacked in: got, checked and unpacked unless it is there. */
+    private Path unpacked(Wire.Process process) throws Refused {
+        Wire.Artifact artifact = process.artifact();
+        if (artifact.sha256() == null || artifact.location() == null) {
+            throw new Refused("the declaration pins no archive for process " + process.name() + " (no sha256 or "
+                    + "location): a host runs only an archive whose digest its declaration pins");
+        }
+        Path versions = settings.home().resolve("versions").resolve(artifact.module());
+        Path directory = versions.resolve(artifact.version() + "-" + artifact.sha256().substring(0, 12));
+        try {
+            if (!Files.isDirectory(directory)) {
+                Files.createDirectories(versions);
+                Path archive = versions.resolve(directory.getFileName() + ".tar.gz");
+                fetch(artifact, archive);
+                Path partial = versions.resolve(directory.getFileName() + ".partial");
+                deleteTree(partial);
+                Files.createDirectories(partial);
+                run(List.of("tar", "-xzf", archive.toString(), "-C", partial.toString()), null, Map.of(),
+                        settings.prepareTimeout(), versions.resolve(directory.getFileName() + ".unpack.log"),
+                        "unpacking " + archive);
+                Files.move(partial, directory, StandardCopyOption.ATOMIC_MOVE);
+            }
+            try (Stream<Path> entries = Files.list(directory)) {
+                List<Path> all = entries.toList();
+                return all.size() == 1 && Files.isDirectory(all.getFirst()) ? all.getFirst() : directory;
+            }
+        } catch (IOException e) {
+            throw new Refused("the archive of process " + process.name() + " could not be unpacked into " + directory
+                    + ": " + e.getMessage());
+        }
+    }
+
+    /** Gets the archive into {@code archive}, refusing it when its SHA-256 is not the one pinned. */
+    private void fetch(Wire.Artifact artifact, Path archive) throws Refused, IOException {
+        URI location = URI.create(artifact.location());
+        Path partial = archive.resolveSibling(archive.getFileName() + ".partial");
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform provides SHA-256", e);
+        }
+        try (InputStream in = new DigestInputStream(open(location), sha);
+                OutputStream out = Files.newOutputStream(partial)) {
+            in.transferTo(out);
+        }
+        String found = HexFormat.of().formatHex(sha.digest());
+        if (!found.equals(artifact.sha256())) {
+            Files.deleteIfExists(partial);
+            throw new Refused("the archive at " + location + " has sha256 " + found + ", and the declaration pins "
+                    + artifact.sha256() + ": refused, nothing of it runs");
+        }
+        Files.move(partial, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private InputStream open(URI location) throws Refused, IOException {
+        switch (location.getScheme() == null ? "" : location.getScheme()) {
+            case "file" -> {
+                return Files.newInputStream(Path.of(location));
+            }
+            case "http", "https" -> {
+                try {
+                    HttpResponse<InputStream> response = http.send(HttpRequest.newBuilder(location).GET().build(),
+                            HttpResponse.BodyHandlers.ofInputStream());
+                    if (response.statusCode() != 200) {
+                        response.body().close();
+                        throw new Refused("getting the archive at " + location + " answered " + response.statusCode());
+                    }
+                    return response.body();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new Refused("interrupted while getting the archive at " + location);
+                }
+            }
+            default -> throw new Refused("the archive's location " + location + " is neither file: nor http(s):");
+        }
+    }
+
+    private void prepare(Wire.Process process, Path directory) throws Refused {
+        Wire.Preparation prepare = process.prepare();
+        Path log = logFile(process, "prepare");
+        run(command(prepare.user(), prepare.run(), process.name()), directory, prepare.env(), settings.prepareTimeout(),
+                log, "the preparation of process " + process.name() + " (" + String.join(" ", prepare.run()) + ")");
+    }
+
+    private Running start(Wire.Process process, Path directory) throws Refused {
+        Path ready = settings.home().resolve("ready").resolve(process.name() + "-" + starts.incrementAndGet());
+        Path log = logFile(process, "run");
+        try {
+            Files.createDirectories(ready.getParent());
+            Accounts.grant(process.user(), ready.getParent());
+            Files.deleteIfExists(ready);
+            ProcessBuilder builder = builder(command(process.user(), process.run(), process.name()), directory,
+                    process.env(), log);
+            builder.environment().put("MESH_READY_FILE", ready.toString());
+            Process started = builder.start();
+            LOG.info("real process started process={} version={} pid={} directory={}", process.name(),
+                    process.artifact().version(), started.pid(), directory);
+            return new Running(process, started, ready, log, clock.instant());
+        } catch (IOException e) {
+            throw new Refused("process " + process.name() + " could not be started in " + directory + ": "
+                    + e.getMessage());
+        }
+    }
+
+    /** Waits until the process is ready; kills it and refuses when it exits first or takes too long. */
+    private void awaitReady(Running next) throws Refused {
+        long deadline = System.nanoTime() + settings.readyTimeout().toNanos();
+        while (true) {
+            if (Files.exists(next.ready) || !next.declared.overlap() && next.process.isAlive()
+                    && Duration.between(next.started, clock.instant()).compareTo(checkInterval) >= 0) {
+                next.readyAt = clock.instant();
+                return;
+            }
+            if (!next.process.isAlive()) {
+                throw new Refused("version " + next.declared.artifact().version() + " of process "
+                        + next.declared.name() + " exited with " + next.process.exitValue() + " before it was ready"
+                        + lastLine(next.log));
+            }
+            if (System.nanoTime() > deadline) {
+                stop(next);
+                throw new Refused("version " + next.declared.artifact().version() + " of process "
+                        + next.declared.name() + " was not ready within " + settings.readyTimeout().toSeconds()
+                        + " s, and was stopped" + lastLine(next.log));
+            }
+            pause();
+        }
+    }
+
+    private void awaitChecks(Running one, int checks) {
+        Instant due = one.readyAt.plus(checkInterval.multipliedBy(checks));
+        while (clock.instant().isBefore(due) && one.process.isAlive()) {
+            pause();
+        }
+    }
+
+    /** Stops a process with SIGTERM and waits for its exit; kills it past the stop timeout. */
+    private void stop(Running one) {
+        if (one == null) {
+            return;
+        }
+        Exit exit = terminate(one.process, one.declared.name(), one.declared.artifact().version());
+        LOG.info("real process stopped process={} version={} exitCode={} killed={}", exit.name(), exit.version(),
+                exit.exitCode(), exit.killed());
+    }
+
+    private void stopContainer(String name, Process container) {
+        Exit exit = terminate(container, name, "container");
+        containers.remove(name);
+        LOG.info("replaced container stopped container={} exitCode={} killed={}", name, exit.exitCode(), exit.killed());
+    }
+
+    private Exit terminate(Process process, String name, String version) {
+        boolean killed = false;
+        process.destroy();
+        try {
+            if (!process.waitFor(settings.stopTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                killed = true;
+                process.waitFor();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Exit exit = new Exit(name, version, process.isAlive() ? -1 : process.exitValue(), killed);
+        exits.add(exit);
+        return exit;
+    }
+
+    /**
+     * @return the real processes' states for the host's facts: {@code starting} until ready, then
+     *     {@code running} with a check per check interval since; {@code stopped} or {@code failed} once exited
+     */
+    List<HostProcess> states(Instant now) {
+        List<HostProcess> states = new ArrayList<>();
+        for (Running one : running.values()) {
+            Instant ready = one.readyAt;
+            String state = !one.process.isAlive() ? (one.process.exitValue() == 0 ? "stopped" : "failed")
+                    : ready == null ? "starting" : "running";
+            int checks = state.equals("running")
+                    ? (int) Math.min(Integer.MAX_VALUE, Duration.between(ready, now).toNanos() / checkInterval.toNanos())
+                    : 0;
+            states.add(new HostProcess(one.declared.name(), state, ready == null ? one.started : ready, checks));
+        }
+        return states;
+    }
+
+    /** @return whether a process of that name runs for real here */
+    boolean has(String name) {
+        return running.containsKey(name);
+    }
+
+    /** Stops every process it started and every container it adopted. */
+    @Override
+    public void close() {
+        running.values().forEach(this::stop);
+        running.clear();
+        containers.forEach(this::stopContainer);
+    }
+
+    private List<String> command(String user, List<String> run, String process) throws Refused {
+        if (run.isEmpty()) {
+            throw new Refused("process " + process + " declares nothing to run");
+        }
+        try {
+            return Accounts.as(user, run, process);
+        } catch (IllegalArgumentException e) {
+            throw new Refused(e.getMessage());
+        }
+    }
+
+    private ProcessBuilder builder(List<String> command, Path directory, Map<String, String> env, Path log) {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        if (directory != null) {
+            builder.directory(directory.toFile());
+        }
+        Map<String, String> environment = builder.environment();
+        environment.clear();
+        environment.put("PATH", Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin"));
+        environment.put("LANG", "C.UTF-8");
+        environment.putAll(env);
+        builder.redirectErrorStream(true);
+        builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        return builder;
+    }
+
+    /** Runs a command to its end; refuses when it fails or takes too long. */
+    private void run(List<String> command, Path directory, Map<String, String> env, Duration timeout, Path log,
+            String what) throws Refused {
+        try {
+            Files.createDirectories(log.getParent());
+            Process process = builder(command, directory, env, log).start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new Refused(what + " did not end within " + timeout.toSeconds() + " s" + lastLine(log));
+            }
+            if (process.exitValue() != 0) {
+                throw new Refused(what + " exited with " + process.exitValue() + lastLine(log));
+            }
+        } catch (IOException e) {
+            throw new Refused(what + " could not run: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Refused(what + " was interrupted");
+        }
+    }
+
+    private Path logFile(Wire.Process process, String what) {
+        Path logs = settings.home().resolve("logs");
+        try {
+            Files.createDirectories(logs);
+        } catch (IOException e) {
+            throw new SimulationException("the lab host cannot create " + logs + ": " + e.getMessage(), e);
+        }
+        return logs.resolve(process.name() + "-" + process.artifact().version() + "-" + what + "-"
+                + starts.incrementAndGet() + ".log");
+    }
+
+    /** @return {@code ": LAST LINE"} of a log, for a step's detail; empty when there is none */
+    private static String lastLine(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank())
+                    .toList();
+            return lines.isEmpty() ? "" : ": " + lines.getLast().strip();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(POLL.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void deleteTree(Path path) throws IOException {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(path)) {
+            for (Path each : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(each);
+            }
+        }
+    }
+}
