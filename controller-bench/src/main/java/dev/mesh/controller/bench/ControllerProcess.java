@@ -109,6 +109,11 @@ final class ControllerProcess {
         return process.pid();
     }
 
+    /** @return the process, for a lab host to adopt as the container it stands for */
+    Process process() {
+        return process;
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }

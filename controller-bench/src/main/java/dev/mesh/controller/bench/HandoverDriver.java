@@ -173,7 +173,7 @@ public final class HandoverDriver {
      * Writes the run's history beside its logs: {@code calls.csv} (every request: id, kind, subject, sent,
      * retried, replied in ms from the first send, replies, epoch, instance, error) and {@code faults.csv}.
      */
-    private static void record(Path dir, List<Call> calls, List<Injection> injections) throws IOException {
+    static void record(Path dir, List<Call> calls, List<Injection> injections) throws IOException {
         long zero = calls.isEmpty() ? 0 : calls.getFirst().sentNanos;
         StringBuilder csv = new StringBuilder("id,kind,subject,sent_ms,retried_ms,replied_ms,replies,epoch,instance,"
                 + "error\n");
@@ -191,7 +191,7 @@ public final class HandoverDriver {
         Files.writeString(dir.resolve("faults.csv"), faults);
     }
 
-    private static long countLoadPushes(List<Call> calls) {
+    static long countLoadPushes(List<Call> calls) {
         // Any reply that succeeded: a first reply unavailable (the controller lost its lock) may be followed by
         // the retry's success from its successor.
         return calls.stream().filter(c -> c.kind == VerbLoad.Kind.PUSH && c.subject.startsWith(VerbLoad.LOAD_MODULE
@@ -402,7 +402,7 @@ public final class HandoverDriver {
         }
     }
 
-    private static List<String> handovers(HandoverMesh mesh) throws SQLException {
+    static List<String> handovers(HandoverMesh mesh) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (Connection connection = mesh.inventory().getConnection(); Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("SELECT epoch_old, epoch_new, how, gap_ms, from_instance, "

@@ -29,6 +29,7 @@ final class Loopback implements AutoCloseable {
     static final String NATS_URL = System.getenv().getOrDefault("MESH_BENCH_NATS", "nats://127.0.0.1:4222");
 
     private final String id = UUID.randomUUID().toString().substring(0, 8);
+    private final java.util.List<String> users = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final String vhost = "mesh-bench-" + id;
 
     private Loopback() {
@@ -73,8 +74,29 @@ final class Loopback implements AutoCloseable {
         return "bench-" + id + ".";
     }
 
+    /**
+     * Adds a broker user of the virtual host, its password its name, as a node's host connects: removed
+     * with the virtual host's close.
+     *
+     * @return its settings, as the lab's hosts take them
+     */
+    dev.mesh.controller.simhost.BrokerSettings addUser(String user) {
+        rabbitmqctl("add_user", user, user);
+        rabbitmqctl("set_permissions", "-p", vhost, user, ".*", ".*", ".*");
+        users.add(user);
+        return new dev.mesh.controller.simhost.BrokerSettings(HOST, AMQP_PORT, vhost, user, user);
+    }
+
+    /** @return the settings of the broker's own user on the virtual host, as the lab's builder takes them */
+    dev.mesh.controller.simhost.BrokerSettings simhost() {
+        return new dev.mesh.controller.simhost.BrokerSettings(HOST, AMQP_PORT, vhost, USER, PASSWORD);
+    }
+
     @Override
     public void close() {
+        for (String user : users) {
+            rabbitmqctl("delete_user", user);
+        }
         rabbitmqctl("delete_vhost", vhost);
     }
 

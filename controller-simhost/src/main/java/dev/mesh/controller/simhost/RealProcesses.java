@@ -96,6 +96,7 @@ final class RealProcesses implements AutoCloseable {
     private final Map<String, Process> containers = new ConcurrentHashMap<>();
     private final List<Exit> exits = new CopyOnWriteArrayList<>();
     private final AtomicLong starts = new AtomicLong();
+    private final Map<String, Map<String, Long>> timings = new ConcurrentHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     RealProcesses(RealRun settings, Duration checkInterval) {
@@ -111,6 +112,18 @@ final class RealProcesses implements AutoCloseable {
     /** @return how the processes this host stopped ended, in order */
     List<Exit> exits() {
         return List.copyOf(exits);
+    }
+
+    /** @return the process id of each running process, by process name */
+    Map<String, Long> pids() {
+        Map<String, Long> pids = new java.util.TreeMap<>();
+        running.forEach((name, one) -> pids.put(name, one.process.pid()));
+        return pids;
+    }
+
+    /** @return where the time of each process's last start went, by process name, phases in order, ms */
+    Map<String, Map<String, Long>> timings() {
+        return Map.copyOf(timings);
     }
 
     /** @return the version each running process runs, by process name */
@@ -154,21 +167,29 @@ final class RealProcesses implements AutoCloseable {
         if (now != null && now.declared.equals(process) && now.process.isAlive()) {
             return "unchanged";
         }
-        Path directory = unpacked(process);
+        Map<String, Long> phases = new java.util.LinkedHashMap<>();
+        long at = System.nanoTime();
+        Path directory = unpacked(process, phases);
+        at = System.nanoTime();
         if (process.prepare() != null) {
             prepare(process, directory);
+            at = phase(phases, "prepare", at);
         }
         boolean old = now != null && now.process.isAlive();
         if (old && !process.overlap()) {
             stop(now);
+            at = phase(phases, "old stopped", at);
         }
         Running next = start(process, directory);
         awaitReady(next);
+        at = phase(phases, "ready", at);
         String detail = "version " + process.artifact().version() + " ready";
         if (old && process.overlap()) {
             stop(now);
+            phase(phases, "old stopped", at);
             detail += "; version " + now.declared.artifact().version() + " stopped after it";
         }
+        timings.put(process.name(), Map.copyOf(phases));
         running.put(process.name(), next);
         for (String container : process.replaces()) {
             Process replaced = containers.get(container);
@@ -181,8 +202,15 @@ final class RealProcesses implements AutoCloseable {
         return detail;
     }
 
+    /** Records how long a phase took, from {@code since}; returns now. */
+    private static long phase(Map<String, Long> phases, String name, long since) {
+        long now = System.nanoTime();
+        phases.put(name, TimeUnit.NANOSECONDS.toMillis(now - since));
+        return now;
+    }
+
     /** The directory the artifact's archive is unpacked in: got, checked and unpacked unless it is there. */
-    private Path unpacked(Wire.Process process) throws Refused {
+    private Path unpacked(Wire.Process process, Map<String, Long> phases) throws Refused {
         Wire.Artifact artifact = process.artifact();
         if (artifact.sha256() == null || artifact.location() == null) {
             throw new Refused("the declaration pins no archive for process " + process.name() + " (no sha256 or "
@@ -194,7 +222,9 @@ final class RealProcesses implements AutoCloseable {
             if (!Files.isDirectory(directory)) {
                 Files.createDirectories(versions);
                 Path archive = versions.resolve(directory.getFileName() + ".tar.gz");
+                long at = System.nanoTime();
                 fetch(artifact, archive);
+                at = phase(phases, "fetch", at);
                 Path partial = versions.resolve(directory.getFileName() + ".partial");
                 deleteTree(partial);
                 Files.createDirectories(partial);
@@ -202,6 +232,7 @@ final class RealProcesses implements AutoCloseable {
                         settings.prepareTimeout(), versions.resolve(directory.getFileName() + ".unpack.log"),
                         "unpacking " + archive);
                 Files.move(partial, directory, StandardCopyOption.ATOMIC_MOVE);
+                phase(phases, "unpack", at);
             }
             try (Stream<Path> entries = Files.list(directory)) {
                 List<Path> all = entries.toList();

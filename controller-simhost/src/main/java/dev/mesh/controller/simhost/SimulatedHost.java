@@ -248,6 +248,23 @@ public final class SimulatedHost implements AutoCloseable {
         return requireReal().versions();
     }
 
+    /**
+     * @return the process id of each process run for real now, by process name
+     * @throws IllegalStateException when the host runs nothing for real
+     */
+    public Map<String, Long> realPids() {
+        return requireReal().pids();
+    }
+
+    /**
+     * @return where the time of each real process's last start went, by process name: {@code fetch},
+     *     {@code unpack}, {@code prepare}, {@code ready} (start to ready), {@code old stopped}, in ms
+     * @throws IllegalStateException when the host runs nothing for real
+     */
+    public Map<String, Map<String, Long>> realTimings() {
+        return requireReal().timings();
+    }
+
     private RealProcesses requireReal() {
         if (real == null) {
             throw new IllegalStateException("simulated host " + settings.node() + " runs nothing for real; open it "

@@ -157,9 +157,18 @@ public record Rollout(String node, String target, String acknowledged, Optional<
             rollouts.put(node, new Rollout(node, declaration == null ? "" : declaration.revision(),
                     acknowledged == null ? "" : acknowledged.revision(),
                     Optional.ofNullable(inputs.deliveries().get(node)), own.size(), waiting,
-                    Optional.ofNullable(inputs.failures().get(node))));
+                    standing(inputs.failures().get(node), declaration)));
         }
         return rollouts;
+    }
+
+    /**
+     * A host's failure stands while the node is still to run the revision that failed; once its
+     * declaration changed again (the version before pushed back, a fix), the failure is history.
+     */
+    private static Optional<Report.Failed> standing(Report.Failed failure, Declaration declaration) {
+        return failure == null || declaration == null || !failure.revision().equals(declaration.revision())
+                ? Optional.empty() : Optional.of(failure);
     }
 
     private static boolean met(String required, String node, Set<String> planned, Inputs inputs,

@@ -2,12 +2,14 @@ package dev.mesh.controller.core.execute;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mesh.controller.core.Delivery;
 import dev.mesh.controller.core.Built;
+import dev.mesh.controller.core.Declaration;
+import dev.mesh.controller.core.Delivery;
 import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Plan;
 import dev.mesh.controller.core.ProcessState;
+import dev.mesh.controller.core.Report;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +77,19 @@ class RolloutTest {
         assertThat(rollout("sha256:b", "sha256:a", Optional.of(sent), 1).due()).as("sent, not applied yet").isFalse();
         assertThat(rollout("sha256:a", "sha256:a", Optional.of(sent), 0).due()).as("back to what it runs").isTrue();
         assertThat(rollout("sha256:a", "sha256:a", Optional.empty(), 0).due()).as("runs it").isFalse();
+    }
+
+    @Test
+    void aFailure_standsWhileTheNodeIsToRunTheRevisionThatFailed_only() {
+        Report.Failed failed = new Report.Failed("app", "sha256:three", List.of(new Report.Step("app/process:app", false,
+                "exited with 2 before it was ready")), NOW);
+        java.util.function.Function<String, Rollout> withTarget = revision -> Rollout.of(List.of("app"),
+                new Rollout.Inputs(plan(), Map.of("app", new Declaration("app", revision, List.of(), List.of(),
+                        List.of(), List.of(), List.of(), List.of(), List.of(), List.of())), Map.of(), Map.of(),
+                        Map.of("app", failed), Map.of(), node -> Optional.empty(), NOW)).get("app");
+
+        assertThat(withTarget.apply("sha256:three").failure()).contains(failed);
+        assertThat(withTarget.apply("sha256:one").failure()).as("the version before pushed back").isEmpty();
     }
 
     private static Rollout rollout(String target, String acknowledged, Optional<Delivery> delivered, int changes) {
