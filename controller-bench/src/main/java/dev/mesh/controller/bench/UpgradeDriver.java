@@ -52,7 +52,7 @@ import tools.jackson.databind.node.ObjectNode;
  * The history is judged as the handover driver's is ({@link HandoverHistory}): every request answered,
  * no effect twice, no epoch shared, the longest gap of each step beside the steady floor.
  */
-final class UpgradeDriver {
+public final class UpgradeDriver {
 
     static final String MODULE = "mesh-controller";
     static final String PROCESS = "mesh-controller";
@@ -85,10 +85,21 @@ final class UpgradeDriver {
     private UpgradeDriver() {
     }
 
-    /** Runs it once and prints the outcome: {@code bin/dev lab upgrade}. */
+    /**
+     * Runs it once and prints the outcome ({@code bin/dev lab upgrade}); exits 1 when something was lost
+     * or a step went wrong. Arguments: {@code [--rate VERBS_PER_SECOND] [BUNDLE_LAUNCHER]}.
+     */
     public static void main(String[] args) throws Exception {
-        Path bundle = Path.of(args.length > 0 ? args[0] : "controller-launcher/target/mesh-controller/mesh-controller");
-        Outcome outcome = run(new Options(200, 20, Duration.ofSeconds(5), Duration.ofSeconds(10), bundle));
+        double rate = 200;
+        Path bundle = Path.of("controller-launcher/target/mesh-controller/mesh-controller");
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--rate") && i + 1 < args.length) {
+                rate = Double.parseDouble(args[++i]);
+            } else {
+                bundle = Path.of(args[i]);
+            }
+        }
+        Outcome outcome = run(new Options(rate, 20, Duration.ofSeconds(5), Duration.ofSeconds(10), bundle));
         print(outcome);
         System.exit(outcome.problems().isEmpty() && outcome.verdict().lost() == 0 ? 0 : 1);
     }
