@@ -110,7 +110,9 @@ public final class UpgradeDriver {
         System.out.printf(Locale.ROOT, "upgrade: %.0f verbs/s, run %s, logs in %s%n", options.rate(), run, dir);
         Path archive = options.bundle().toAbsolutePath().getParent().resolveSibling("mesh-controller.tar.gz");
         Archive one = LabBundles.of(archive);
-        Archive two = LabBundles.raised(archive, "0.2.0-lab", dir);
+        // The launcher is controller-launcher/target/mesh-controller/mesh-controller in the checkout.
+        Path repository = archive.getParent().getParent().getParent();
+        Archive two = LabBundles.raised(archive, "0.2.0-lab", dir, repository);
         List<String> problems = new ArrayList<>();
         List<Step> steps = new ArrayList<>();
         List<Injection> injections = new ArrayList<>();

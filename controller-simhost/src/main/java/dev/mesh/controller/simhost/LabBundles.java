@@ -24,8 +24,9 @@ import java.util.stream.Stream;
  * ({@code controller-launcher/target/mesh-controller.tar.gz}), and the same raised to a new version —
  * its jars say that version ({@code Implementation-Version}, which the controller announces) and its
  * store carries one more inventory migration, an expand (a table of its own), as the next release
- * would. The raised bundle carries no ahead-of-time class caches: they are trained on the jars they
- * were made with, and a JVM given changed jars would not use them.
+ * would. Its ahead-of-time class caches are trained again on the changed jars, as the build trains
+ * them ({@code controller-launcher/src/build/bundle}: the bundle's own {@code training} command), since
+ * a JVM uses a cache only with the jars it was made with.
  *
  * <p>Stateless.
  */
@@ -55,10 +56,12 @@ public final class LabBundles {
      * @param archive the bundle archive of this build
      * @param version the version its jars say, e.g. {@code 0.1.0-lab.2}; also names its migration
      * @param directory where the raised archive (and its unpacked tree) go
+     * @param repository the project's checkout, whose {@code examples/} and
+     *     {@code controller-launcher/src/build/serve-classes} the caches' training takes
      * @return the raised archive, as a builder names it
-     * @throws SimulationException when the archive cannot be unpacked, changed or packed again
+     * @throws SimulationException when the archive cannot be unpacked, changed, trained or packed again
      */
-    public static Archive raised(Path archive, String version, Path directory) {
+    public static Archive raised(Path archive, String version, Path directory, Path repository) {
         String tag = version.replaceAll("[^A-Za-z0-9]", "_").toLowerCase(java.util.Locale.ROOT);
         Path tree = directory.resolve("bundle-" + tag);
         try {
@@ -66,8 +69,10 @@ public final class LabBundles {
             Files.createDirectories(tree);
             tar(List.of("tar", "-xzf", archive.toString(), "-C", tree.toString()));
             Path lib = tree.resolve("mesh-controller/lib");
+            List<String> trained = new ArrayList<>();
             try (Stream<Path> caches = Files.list(lib)) {
                 for (Path cache : caches.filter(p -> p.toString().endsWith(".aot")).toList()) {
+                    trained.add(cache.getFileName().toString().replace(".aot", ""));
                     Files.delete(cache);
                 }
             }
@@ -77,12 +82,40 @@ public final class LabBundles {
                     rewrite(jar, version, name.startsWith("controller-store-") ? tag : null);
                 }
             }
+            for (String workload : trained) {
+                if (!workload.equals("validate")) {
+                    train(tree.resolve("mesh-controller"), workload, repository, directory);
+                }
+            }
             Path raised = directory.resolve("mesh-controller-" + tag + ".tar.gz");
             tar(List.of("tar", "-czf", raised.toString(), "-C", tree.toString(), "mesh-controller"));
             return of(raised);
         } catch (IOException e) {
             throw new SimulationException("cannot raise the bundle " + archive + " to " + version + ": "
                     + e.getMessage(), e);
+        }
+    }
+
+    /** Trains the bundle's cache for {@code workload} ({@code cli} or {@code serve}) as its build does. */
+    private static void train(Path bundle, String workload, Path repository, Path directory) throws IOException {
+        Path cache = bundle.resolve("lib/" + workload + ".aot");
+        Path log = directory.resolve("training-" + workload + ".log");
+        ProcessBuilder training = new ProcessBuilder(bundle.resolve("mesh-controller").toString(), "training",
+                "--workload", workload, "--examples", repository.resolve("examples").toString(), "--classes",
+                repository.resolve("controller-launcher/src/build/serve-classes").toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        training.environment().remove("JAVA_HOME");
+        training.environment().put("MESH_CONTROLLER_AOT", "off");
+        training.environment().put("MESH_CONTROLLER_JAVA_OPTS", "-XX:AOTCacheOutput=" + cache + " -Xlog:aot=error");
+        try {
+            Process process = training.start();
+            if (!process.waitFor(300, TimeUnit.SECONDS) || process.exitValue() != 0 || !Files.exists(cache)) {
+                process.destroyForcibly();
+                throw new IOException("the " + workload + " training of the raised bundle failed; see " + log);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while training the raised bundle", e);
         }
     }
 
