@@ -55,6 +55,8 @@ import tools.jackson.databind.node.ObjectNode;
 public final class UpgradeDriver {
 
     static final String MODULE = "mesh-controller";
+    /** The line of a SIGTERM the host sent, among the injections. */
+    static final String SIGTERM = "SIGTERM";
     static final String PROCESS = "mesh-controller";
     private static final String SYSTEM = "debian-12";
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(180);
@@ -159,6 +161,14 @@ public final class UpgradeDriver {
 
                 List<Call> calls = load.stop(Duration.ofSeconds(20));
                 long end = System.nanoTime();
+                // Each SIGTERM the host sent is a line of its own: the gap from it is the handover's, apart
+                // from the gap while the new version prepared and started beside the old one.
+                List<String> exits = host.realExits();
+                List<Long> signalled = host.realSignalled();
+                for (int i = 0; i < exits.size(); i++) {
+                    injections.add(new Injection(SIGTERM, signalled.get(i), exits.get(i)));
+                }
+                injections.sort(java.util.Comparator.comparingLong(Injection::nanos));
                 HandoverDriver.record(dir, calls, injections);
                 Verdict verdict = HandoverHistory.judge(calls, load.events(), instances, injections, steadyFrom,
                         steadyTo, end);
@@ -300,11 +310,13 @@ public final class UpgradeDriver {
                 + "duplicated effects %d, overlapping epochs %s, stale events %d; floor gap %.1f ms, steady p99 %.1f ms%n",
                 v.sent(), v.answered(), v.lost(), v.retried(), v.clientErrorCount(), v.clientErrors(),
                 v.duplicatedEffects(), v.overlappingEpochs(), v.staleEvents(), v.floorMs(), v.steadyP99Ms());
-        for (int i = 0; i < outcome.steps().size(); i++) {
-            Step step = outcome.steps().get(i);
-            double gap = i < v.recoveries().size() ? v.recoveries().get(i).gapMs() : -1;
-            System.out.printf(Locale.ROOT, "  %-9s version %s: longest gap %.1f ms; milestones %s; host %s; %s%n",
-                    step.name(), step.version(), gap, step.milestones(), step.host(), step.outcome());
+        for (Step step : outcome.steps()) {
+            System.out.printf(Locale.ROOT, "  %-9s version %s: milestones %s; host %s; %s%n", step.name(),
+                    step.version(), step.milestones(), step.host(), step.outcome());
+        }
+        for (HandoverHistory.Recovery recovery : v.recoveries()) {
+            System.out.printf(Locale.ROOT, "  gap from %s (%s) to the next: %.1f ms%n", recovery.injection().what(),
+                    recovery.injection().victim(), recovery.gapMs());
         }
         System.out.println("  exits: " + outcome.exits());
         System.out.println("  handovers: " + outcome.handovers());

@@ -76,8 +76,9 @@ final class RealProcesses implements AutoCloseable {
      * @param version the version of its artifact
      * @param exitCode its exit code ({@code 143} and the like when a signal ended it)
      * @param killed whether it had to be killed after the stop timeout
+     * @param signalledNanos when SIGTERM was sent, {@link System#nanoTime()}
      */
-    record Exit(String name, String version, int exitCode, boolean killed) {
+    record Exit(String name, String version, int exitCode, boolean killed, long signalledNanos) {
     }
 
     /** Why a process could not be applied: the step's detail. */
@@ -366,6 +367,7 @@ final class RealProcesses implements AutoCloseable {
 
     private Exit terminate(Process process, String name, String version) {
         boolean killed = false;
+        long signalled = System.nanoTime();
         process.destroy();
         try {
             if (!process.waitFor(settings.stopTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
@@ -376,7 +378,7 @@ final class RealProcesses implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        Exit exit = new Exit(name, version, process.isAlive() ? -1 : process.exitValue(), killed);
+        Exit exit = new Exit(name, version, process.isAlive() ? -1 : process.exitValue(), killed, signalled);
         exits.add(exit);
         return exit;
     }

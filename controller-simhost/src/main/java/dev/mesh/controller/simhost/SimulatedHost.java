@@ -241,6 +241,15 @@ public final class SimulatedHost implements AutoCloseable {
     }
 
     /**
+     * @return when this host sent SIGTERM to each process run for real that it stopped, in the order of
+     *     {@link #realExits()}, as {@link System#nanoTime()}
+     * @throws IllegalStateException when the host runs nothing for real
+     */
+    public List<Long> realSignalled() {
+        return requireReal().exits().stream().map(RealProcesses.Exit::signalledNanos).toList();
+    }
+
+    /**
      * @return the version each process run for real runs now, by process name
      * @throws IllegalStateException when the host runs nothing for real
      */

@@ -104,7 +104,8 @@ class RealProcessesIT {
         List<String> lines = journal();
         assertThat(lines).containsSubsequence("prepare 2", "start 2", "ready 2", "stop 1");
         assertThat(lines.indexOf("ready 2")).as("no moment without one ready").isLessThan(lines.indexOf("stop 1"));
-        assertThat(real.exits()).containsExactly(new RealProcesses.Exit("app", "1", 0, false));
+        assertThat(real.exits()).singleElement().satisfies(exit -> assertThat(exit).isEqualTo(
+                new RealProcesses.Exit("app", "1", 0, false, exit.signalledNanos())));
         assertThat(real.versions()).containsExactly(Map.entry("app", "2"));
         assertThat(lab.resolve("home/versions/app")).isDirectoryContaining(path -> path.getFileName().toString()
                 .startsWith("1-")).isDirectoryContaining(path -> path.getFileName().toString().startsWith("2-"));
