@@ -49,7 +49,8 @@ public record Plan(int format, Map<String, String> inputs, List<Change> changes,
      * @param node the node
      * @param actions what to do: {@code create}, {@code update}, {@code prepare}, {@code start},
      *     {@code restart}, {@code stop}, {@code remove}; a start that replaces a container also says
-     *     {@code overlap} or {@code gap}
+     *     {@code overlap} or {@code gap}, and a restart of a process safe to run twice says
+     *     {@code overlap} (the new one starts beside the old one)
      * @param reason which input changed and how, in one line
      * @param requires ids of changes or builds this one waits for; {@code …#healthy} for "has
      *     stayed up across two checks"
