@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
@@ -65,7 +64,7 @@ public final class LabBundles {
         String tag = version.replaceAll("[^A-Za-z0-9]", "_").toLowerCase(java.util.Locale.ROOT);
         Path tree = directory.resolve("bundle-" + tag);
         try {
-            deleteTree(tree);
+            Trees.delete(tree);
             Files.createDirectories(tree);
             tar(List.of("tar", "-xzf", archive.toString(), "-C", tree.toString()));
             Path lib = tree.resolve("mesh-controller/lib");
@@ -178,17 +177,6 @@ public final class LabBundles {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted: " + String.join(" ", command), e);
-        }
-    }
-
-    private static void deleteTree(Path path) throws IOException {
-        if (!Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> all = Files.walk(path)) {
-            for (Path each : all.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(each);
-            }
         }
     }
 }

@@ -227,7 +227,7 @@ final class RealProcesses implements AutoCloseable {
                 fetch(artifact, archive);
                 at = phase(phases, "fetch", at);
                 Path partial = versions.resolve(directory.getFileName() + ".partial");
-                deleteTree(partial);
+                Trees.delete(partial);
                 Files.createDirectories(partial);
                 run(List.of("tar", "-xzf", archive.toString(), "-C", partial.toString()), null, Map.of(),
                         settings.prepareTimeout(), versions.resolve(directory.getFileName() + ".unpack.log"),
@@ -488,17 +488,6 @@ final class RealProcesses implements AutoCloseable {
             Thread.sleep(POLL.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void deleteTree(Path path) throws IOException {
-        if (!Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> all = Files.walk(path)) {
-            for (Path each : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(each);
-            }
         }
     }
 }
