@@ -126,7 +126,7 @@ public final class UpgradeDriver {
             Map<String, Archive> bundles = Map.of("1", one, "2", two, "3", one);
             try (SimulatedBuilder builder = SimulatedBuilder.open(SYSTEM, mesh.loopback().simhost());
                     SimulatedHost host = SimulatedHost.open(HostSettings.of(node, "127.0.0.1", SYSTEM,
-                            mesh.loopback().addUser(node), NatsSettings.of(HandoverMesh.NATS_URL))
+                            mesh.loopback().addUser(node), NatsSettings.of(HandoverMesh.NATS_URL), Loopback.USER)
                             .withFactsInterval(Duration.ofMillis(500)).withCheckInterval(Duration.ofMillis(250)),
                             RealRun.of(dir.resolve("host"), MODULE));
                     BrokerUpstream verbs = BrokerUpstream.connect(mesh.loopback().broker(), Duration.ofSeconds(20));

@@ -5,6 +5,8 @@ import dev.mesh.controller.core.BuildOrder;
 import dev.mesh.controller.core.Builders;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -15,8 +17,11 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link Topology#BUILDS} with the artifact's {@code system} as routing key, persistent, content type
  * {@code application/json}, header {@code epoch}, and body {@code {"build", "module", "version",
  * "artifact", "kind", "language", "system", "from", "binary"}}. Each order is published {@code mandatory}
- * and confirmed by the broker before {@link #request} returns (see {@link ConfirmedPublisher}): an order
- * that no builder's queue is bound for is returned by the broker, and is a failure rather than lost.
+ * and confirmed by the broker before {@link #request} returns (see {@link ConfirmedPublisher}). Before the first
+ * order for a system it declares that system's build queue, {@code mesh-builder.<system>} ({@link
+ * Topology#declareBuilder}), so that an order waits there for a builder, which needs no permission to configure
+ * (docs/security.md); an order the broker still returns (the binding deleted) is a failure rather than lost, and
+ * the next order declares the queue again.
  *
  * <p>Thread-safe: orders are serialized on one channel.
  */
@@ -27,6 +32,8 @@ public final class BrokerBuilders implements Builders, AutoCloseable {
 
     private final Broker broker;
     private final ConfirmedPublisher publisher;
+    /** The systems whose build queue this instance declared. */
+    private final Set<String> systems = ConcurrentHashMap.newKeySet();
 
     /**
      * @param broker the connection to publish on, whose topology {@link Topology#declare} declared; it stays
@@ -59,10 +66,19 @@ public final class BrokerBuilders implements Builders, AutoCloseable {
                 .contentType("application/json")
                 .headers(Map.of("epoch", epoch))
                 .build();
-        publisher.publish(Topology.BUILDS, system, properties, body(order), "build order " + order.build()
-                + " for system " + system, "no builder consumes system " + system + ": bind a queue to "
-                + Topology.BUILDS + " with routing key " + system + " (a builder for " + system + " does), then "
-                + "request the build again");
+        try {
+            if (!systems.contains(system)) {
+                Topology.declareBuilder(broker, system);
+                systems.add(system);
+            }
+            publisher.publish(Topology.BUILDS, system, properties, body(order), "build order " + order.build()
+                    + " for system " + system, "no queue is bound to " + Topology.BUILDS + " with routing key " + system
+                    + " (" + Topology.BUILDER_QUEUE_PREFIX + system + " or its binding was deleted); request the build"
+                    + " again: the next order declares the queue again");
+        } catch (BusException e) {
+            systems.remove(system);
+            throw e;
+        }
         LOG.debug("build requested build={} system={} epoch={} vhost={}", order.build(), system, epoch,
                 broker.settings().vhost());
     }

@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Core's {@link Deliveries} on the broker (DESIGN.md section 8, "Declarations"): publishes a node's
  * declaration to {@link Topology#DECLARATIONS} with the node's name as routing key, persistent, content type
- * {@code application/json}, headers {@code revision} and {@code epoch}, and body the declaration's canonical
+ * {@code application/json}, {@code user_id} the controller's own broker user (which the broker checks is the
+ * connection's: a host accepts a declaration from that user alone), headers {@code revision} and {@code epoch}, and
+ * body the declaration's canonical
  * JSON ({@link CanonicalJson#bytes}, the bytes its revision is the digest of, as {@code compose --json}
  * prints it). It declares the node's queue ({@link Topology#declareHost}) once per node: when the
  * execution {@linkplain #prepare prepares} the node (as soon as the controller knows it), else before the first
@@ -67,7 +69,7 @@ public final class BrokerDeliveries implements Deliveries, AutoCloseable {
         String what = "declaration " + revision + " of node " + node;
         try {
             hosts.computeIfAbsent(node, n -> declareHost(n, what));
-            publisher.publish(Topology.DECLARATIONS, node, properties(revision, epoch), CanonicalJson.bytes(declaration),
+            publisher.publish(Topology.DECLARATIONS, node, properties(broker.settings().user(), revision, epoch), CanonicalJson.bytes(declaration),
                     what, "no queue is bound to " + Topology.DECLARATIONS + " with key " + node + " (" + Topology
                             .HOST_QUEUE_PREFIX + node + " or its binding was deleted); deliver it again: the next "
                             + "delivery declares the queue again");
@@ -117,11 +119,15 @@ public final class BrokerDeliveries implements Deliveries, AutoCloseable {
         }
     }
 
-    /** @return a declaration's message properties: persistent JSON with the {@code revision} and {@code epoch} */
-    static AMQP.BasicProperties properties(String revision, long epoch) {
+    /**
+     * @return a declaration's message properties: persistent JSON from {@code user}, with the {@code revision} and
+     *     {@code epoch}
+     */
+    static AMQP.BasicProperties properties(String user, String revision, long epoch) {
         return new AMQP.BasicProperties.Builder()
                 .deliveryMode(2)
                 .contentType("application/json")
+                .userId(user)
                 .headers(Map.of("revision", revision, "epoch", epoch))
                 .build();
     }

@@ -38,6 +38,11 @@ public final class Topology {
     public static final String BUILDS = "mesh.builds";
     /** A host's queue is this followed by the node's name. */
     public static final String HOST_QUEUE_PREFIX = "mesh-host.";
+    /**
+     * A builder's queue is this followed by the artifact {@code system} it builds for, bound to {@link #BUILDS} with
+     * that system: declared by the controller, so that a builder needs no permission to configure.
+     */
+    public static final String BUILDER_QUEUE_PREFIX = "mesh-builder.";
     /** How many times a message is delivered again before it is dead-lettered. */
     public static final int DELIVERY_LIMIT = 5;
 
@@ -195,23 +200,46 @@ public final class Topology {
      * @throws BusException when the queue exists with other arguments, or the broker cannot be used
      */
     public static String declareHost(Broker broker, String node) {
-        Objects.requireNonNull(broker, "broker");
         Objects.requireNonNull(node, "node");
         if (node.isBlank()) {
             throw new IllegalArgumentException("a host's queue needs a node name, not a blank one");
         }
-        String queue = HOST_QUEUE_PREFIX + node;
+        return declareBound(broker, DECLARATIONS, HOST_QUEUE_PREFIX + node, node, "the queue of node " + node);
+    }
+
+    /**
+     * Declares a builder's queue, {@code mesh-builder.<system>}, bound to {@link #BUILDS} with the system, so that a
+     * build order waits for a builder of that system rather than being returned.
+     *
+     * @param broker the connection to declare on
+     * @param system the artifact system, e.g. {@code debian-12}
+     * @return the queue's name
+     * @throws IllegalArgumentException when {@code system} is blank
+     * @throws BusException when the queue exists with other arguments, or the broker cannot be used
+     */
+    public static String declareBuilder(Broker broker, String system) {
+        Objects.requireNonNull(system, "system");
+        if (system.isBlank()) {
+            throw new IllegalArgumentException("a builder's queue needs a system, not a blank one");
+        }
+        return declareBound(broker, BUILDS, BUILDER_QUEUE_PREFIX + system, system, "the build queue of system "
+                + system);
+    }
+
+    /** Declares a direct exchange, a quorum queue and the binding between them with {@code key}. */
+    private static String declareBound(Broker broker, String exchange, String queue, String key, String what) {
+        Objects.requireNonNull(broker, "broker");
         Connection connection = broker.connection();
         List<String> refused = new ArrayList<>();
-        step(connection, "exchange", DECLARATIONS, c -> c.exchangeDeclare(DECLARATIONS, BuiltinExchangeType.DIRECT,
+        step(connection, "exchange", exchange, c -> c.exchangeDeclare(exchange, BuiltinExchangeType.DIRECT,
                 true)).ifPresent(refused::add);
         step(connection, "queue", queue, c -> c.queueDeclare(queue, true, false, false, quorum())).ifPresent(refused::add);
         if (refused.isEmpty()) {
-            step(connection, "binding", queue, c -> c.queueBind(queue, DECLARATIONS, node)).ifPresent(refused::add);
+            step(connection, "binding", queue, c -> c.queueBind(queue, exchange, key)).ifPresent(refused::add);
         }
         if (!refused.isEmpty()) {
-            throw new BusException("cannot declare the queue of node " + node + " in virtual host "
-                    + broker.settings().vhost() + ":\n  " + String.join("\n  ", refused));
+            throw new BusException("cannot declare " + what + " in virtual host " + broker.settings().vhost()
+                    + ":\n  " + String.join("\n  ", refused));
         }
         return queue;
     }

@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 class BrokerBuildersIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final BuildOrder ORDER = new BuildOrder("build:mesh-store@1.4.0/server", "mesh-store", "1.4.0",
+    static final BuildOrder ORDER = new BuildOrder("build:mesh-store@1.4.0/server", "mesh-store", "1.4.0",
             "server", "binary", "rust", "debian-12", "src/server", "mesh-store-server");
 
     private RabbitVhost vhost;
@@ -90,25 +90,41 @@ class BrokerBuildersIT {
     }
 
     @Test
-    void request_withNoBuilderBoundForTheSystem_failsSayingHowToBindOne() throws Exception {
+    void request_withNoBuilderYet_declaresTheSystemsBuildQueue_whereTheOrderWaitsForOne() throws Exception {
         builderQueue(plain.createChannel(), "arch");
+
+        builders.request(ORDER, 7);
+
+        // Seen: mesh-builder.debian-12 declared by the controller and bound with the system, the order in it; a
+        // builder needs only to read it (docs/security.md).
+        Channel channel = plain.createChannel();
+        assertThat(channel.queueDeclarePassive("mesh-builder.debian-12").getMessageCount()).isEqualTo(1);
+        GetResponse got = channel.basicGet("mesh-builder.debian-12", true);
+        assertThat(JSON.readTree(got.getBody()).get("build").stringValue()).isEqualTo("build:mesh-store@1.4.0/server");
+    }
+
+    @Test
+    void request_afterTheBuildQueuesBindingWasDeleted_failsSayingSo_andTheNextOneDeclaresItAgain() throws Exception {
+        builders.request(ORDER, 7);
+        Channel channel = plain.createChannel();
+        channel.queuePurge("mesh-builder.debian-12");
+        // Injected: the binding deleted under the controller, which believes the queue declared.
+        channel.queueUnbind("mesh-builder.debian-12", "mesh.builds", "debian-12");
 
         assertThatThrownBy(() -> builders.request(ORDER, 7)).isInstanceOf(BusException.class)
                 .hasMessage("the broker could not route the build order build:mesh-store@1.4.0/server for system "
                         + "debian-12 to a queue (312 NO_ROUTE; exchange mesh.builds, routing key debian-12, virtual "
-                        + "host " + vhost.name() + "): no builder consumes system debian-12: bind a queue to "
-                        + "mesh.builds with routing key debian-12 (a builder for debian-12 does), then request the "
-                        + "build again");
+                        + "host " + vhost.name() + "): no queue is bound to mesh.builds with routing key debian-12 "
+                        + "(mesh-builder.debian-12 or its binding was deleted); request the build again: the next order "
+                        + "declares the queue again");
 
-        // The channel is still good: once a builder is bound, the same order goes through.
-        Channel channel = plain.createChannel();
-        String debian = builderQueue(channel, "debian-12");
         builders.request(ORDER, 7);
-        assertThat(channel.queueDeclarePassive(debian).getMessageCount()).isEqualTo(1);
+        assertThat(channel.queueDeclarePassive("mesh-builder.debian-12").getMessageCount()).isEqualTo(1);
     }
 
     @Test
-    void request_withoutTheExchange_failsSayingToDeclareTheTopology_andWorksOnceItIsBack() throws Exception {
+    void request_withoutTheExchange_failsSayingSo_andTheNextOneDeclaresItAgain() throws Exception {
+        builders.request(ORDER, 7);
         plain.createChannel().exchangeDelete("mesh.builds");
 
         assertThatThrownBy(() -> builders.request(ORDER, 7)).isInstanceOf(BusException.class)
@@ -117,10 +133,7 @@ class BrokerBuildersIT {
                 .hasMessageContaining("NOT_FOUND - no exchange 'mesh.builds'")
                 .hasMessageEndingWith("then send it again");
 
-        Topology.declare(broker);
-        Channel channel = plain.createChannel();
-        String debian = builderQueue(channel, "debian-12");
         builders.request(ORDER, 7);
-        assertThat(channel.queueDeclarePassive(debian).getMessageCount()).isEqualTo(1);
+        assertThat(plain.createChannel().queueDeclarePassive("mesh-builder.debian-12").getMessageCount()).isEqualTo(2);
     }
 }

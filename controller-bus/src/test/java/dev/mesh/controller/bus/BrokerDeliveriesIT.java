@@ -78,6 +78,7 @@ class BrokerDeliveriesIT {
                 .containsExactlyInAnyOrder("revision", "epoch");
         assertThat(properties.getHeaders().get("revision")).hasToString(declaration.revision());
         assertThat(properties.getHeaders().get("epoch")).isEqualTo(42L);
+        assertThat(properties.getUserId()).as("the controller's user, which the broker checks").isEqualTo(broker.settings().user());
         assertThat(got.getBody()).isEqualTo(CanonicalJson.bytes(declaration));
         // What a host reads back is the declaration, and its revision is the digest of what it read.
         assertThat(DeclarationReader.read(got.getBody(), "mesh-host.n1")).isEqualTo(declaration);

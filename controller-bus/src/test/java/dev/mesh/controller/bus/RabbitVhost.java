@@ -89,6 +89,27 @@ final class RabbitVhost implements AutoCloseable {
         rabbitmqctl("set_permissions", "-p", name, user, ".*", ".*", ".*");
     }
 
+    /** Gives {@code user} every permission on this virtual host again, as an operator following old docs would. */
+    void permitAll(String user) {
+        permit(user);
+    }
+
+    /** The management API's port on this machine. */
+    static final int MANAGEMENT_PORT = 15672;
+    private static final String MANAGEMENT_START = "rabbitmq-plugins enable rabbitmq_management (as root; bin/services "
+            + "does it)";
+
+    /** @return the broker's management API as {@value #USER}, who is an administrator; fails when it does not answer */
+    static ManagementApi management() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(HOST, MANAGEMENT_PORT), 2_000);
+        } catch (IOException e) {
+            fail("RabbitMQ's management API does not answer at " + HOST + ":" + MANAGEMENT_PORT + " (" + e.getMessage()
+                    + "); start it: " + MANAGEMENT_START);
+        }
+        return new ManagementApi(HOST, MANAGEMENT_PORT, USER, PASSWORD, BrokerSettings.Transport.PLAIN);
+    }
+
     @Override
     public void close() {
         for (String user : users) {

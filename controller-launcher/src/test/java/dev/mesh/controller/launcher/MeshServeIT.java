@@ -96,7 +96,7 @@ class MeshServeIT {
         int address = 1;
         for (String node : nodes.values()) {
             opened.add(SimulatedHost.open(HostSettings.of(node, "10.0.0." + address++, "debian-12",
-                    guest.withUser(node, node), NatsSettings.of("nats://127.0.0.1:4222"))
+                    guest.withUser(node, node), NatsSettings.of("nats://127.0.0.1:4222"), guest.user())
                     .withFactsInterval(Duration.ofMillis(300)).withApplyTime(Duration.ofMillis(200))));
         }
     }

@@ -92,7 +92,7 @@ class MeshServeProcessIT {
         String node = mesh.node("n1");
         opened.add(SimulatedBuilder.open("debian-12", mesh.simhostBroker("guest")));
         SimulatedHost host = SimulatedHost.open(HostSettings.of(node, "10.0.0.1", "debian-12",
-                mesh.simhostBroker(node), NatsSettings.of(MeshEnvironment.NATS_URL))
+                mesh.simhostBroker(node), NatsSettings.of(MeshEnvironment.NATS_URL), "guest")
                 .withFactsInterval(Duration.ofMillis(300)).withApplyTime(Duration.ofMillis(100)));
         opened.add(host);
 

@@ -18,9 +18,11 @@ import java.util.regex.Pattern;
  * @param checkInterval how often a running process passes one more health check; positive
  * @param failing       whether it fails every declaration it applies (reports {@code failed}) — changeable later
  *                      with {@link SimulatedHost#failing(boolean)}
+ * @param controller    the controller's broker user: the host accepts a declaration only with this {@code user_id}
+ *                      (which the broker checks is the publisher's), as docs/security.md says a host must
  */
 public record HostSettings(String node, String address, String system, BrokerSettings broker, NatsSettings nats,
-        Duration factsInterval, Duration applyTime, Duration checkInterval, boolean failing) {
+        Duration factsInterval, Duration applyTime, Duration checkInterval, boolean failing, String controller) {
 
     /** The facts interval of DESIGN.md section 8. */
     public static final Duration FACTS_INTERVAL = Duration.ofSeconds(5);
@@ -39,6 +41,7 @@ public record HostSettings(String node, String address, String system, BrokerSet
         Objects.requireNonNull(factsInterval, "factsInterval");
         Objects.requireNonNull(applyTime, "applyTime");
         Objects.requireNonNull(checkInterval, "checkInterval");
+        Objects.requireNonNull(controller, "controller");
         if (!NODE.matcher(node).matches()) {
             throw new IllegalArgumentException("the node name \"" + node + "\" is not 1 to 63 of a-z, 0-9 and -,"
                     + " starting with a letter or digit");
@@ -51,36 +54,42 @@ public record HostSettings(String node, String address, String system, BrokerSet
             throw new IllegalArgumentException("node " + node + ": the facts interval (" + factsInterval
                     + ") and the check interval (" + checkInterval + ") must be positive");
         }
+        if (controller.isBlank()) {
+            throw new IllegalArgumentException("node " + node + ": the controller's broker user must not be blank");
+        }
         if (applyTime.isNegative()) {
             throw new IllegalArgumentException("node " + node + ": the apply time " + applyTime + " is negative");
         }
     }
 
     /**
+     * @param controller the controller's broker user, whose declarations alone it accepts
      * @return a host publishing facts every 5 s, applying in 1 s, passing a check per facts interval, not failing
      * @throws IllegalArgumentException as the constructor
      */
-    public static HostSettings of(String node, String address, String system, BrokerSettings broker, NatsSettings nats) {
-        return new HostSettings(node, address, system, broker, nats, FACTS_INTERVAL, APPLY_TIME, FACTS_INTERVAL, false);
+    public static HostSettings of(String node, String address, String system, BrokerSettings broker, NatsSettings nats,
+            String controller) {
+        return new HostSettings(node, address, system, broker, nats, FACTS_INTERVAL, APPLY_TIME, FACTS_INTERVAL, false,
+                controller);
     }
 
     /** @return these settings with facts every {@code interval}, and a check passed per interval too */
     public HostSettings withFactsInterval(Duration interval) {
-        return new HostSettings(node, address, system, broker, nats, interval, applyTime, interval, failing);
+        return new HostSettings(node, address, system, broker, nats, interval, applyTime, interval, failing, controller);
     }
 
     /** @return these settings with applying taking {@code time} */
     public HostSettings withApplyTime(Duration time) {
-        return new HostSettings(node, address, system, broker, nats, factsInterval, time, checkInterval, failing);
+        return new HostSettings(node, address, system, broker, nats, factsInterval, time, checkInterval, failing, controller);
     }
 
     /** @return these settings with a running process passing one more check every {@code interval} */
     public HostSettings withCheckInterval(Duration interval) {
-        return new HostSettings(node, address, system, broker, nats, factsInterval, applyTime, interval, failing);
+        return new HostSettings(node, address, system, broker, nats, factsInterval, applyTime, interval, failing, controller);
     }
 
     /** @return these settings failing, or not, every declaration applied */
     public HostSettings withFailing(boolean fail) {
-        return new HostSettings(node, address, system, broker, nats, factsInterval, applyTime, checkInterval, fail);
+        return new HostSettings(node, address, system, broker, nats, factsInterval, applyTime, checkInterval, fail, controller);
     }
 }

@@ -35,7 +35,7 @@ public final class Lab {
 
     private static final List<String> FLAGS = List.of("--nodes", "--broker", "--vhost", "--nats", "--user",
             "--password", "--system", "--prefix", "--interval", "--apply", "--builders", "--builder-user",
-            "--builder-password");
+            "--builder-password", "--controller");
 
     private Lab() {
     }
@@ -131,6 +131,7 @@ public final class Lab {
         Duration interval = duration("--interval", flags.getOrDefault("--interval", "5s"));
         Duration apply = duration("--apply", flags.getOrDefault("--apply", "1s"));
         String system = flags.getOrDefault("--system", "debian-12");
+        String controller = flags.getOrDefault("--controller", "guest");
         String user = flags.get("--user");
         if (user != null && !flags.containsKey("--password")) {
             throw new IllegalArgumentException("--user " + user + " needs --password");
@@ -140,7 +141,7 @@ public final class Lab {
             String node = nodes.get(i);
             BrokerSettings as = new BrokerSettings(broker[0], port, vhost, Objects.requireNonNullElse(user, node),
                     flags.getOrDefault("--password", node));
-            hosts.add(HostSettings.of(node, "10.0.0." + (i + 1), system, as, nats).withFactsInterval(interval)
+            hosts.add(HostSettings.of(node, "10.0.0." + (i + 1), system, as, nats, controller).withFactsInterval(interval)
                     .withApplyTime(apply));
         }
         List<String> builders = flags.containsKey("--builders") ? list(flags.get("--builders")) : List.of();

@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A builder for one artifact {@code system} that builds nothing but speaks DESIGN.md section 8: it
- * consumes the queue {@code mesh-builder.<system>} (a quorum queue it declares and binds to the direct
- * exchange {@code mesh.builds} with its system as the routing key) and, for each order, reports
+ * consumes the queue {@code mesh-builder.<system>} (a quorum queue bound to the direct exchange {@code mesh.builds}
+ * with its system as the routing key, which the controller declares; the builder declares it when it is not there
+ * yet, which needs the permission to configure it) and, for each order, reports
  * {@code {"kind": "build", "build", "status": "succeeded", "detail": "", "sha256", "location", "at"}} to
  * {@code mesh-controller.reports} as its broker user — the archive {@link #archives(Function) its archives}
  * name for the build, by default {@link Archive#simulated} — or {@code "failed"} with detail
@@ -88,10 +89,18 @@ public final class SimulatedBuilder implements AutoCloseable {
 
     private void consume() throws IOException {
         channel = amqp.createChannel();
-        // The same declaration as the controller's, so neither refuses the other's.
-        channel.exchangeDeclare(EXCHANGE, BuiltinExchangeType.DIRECT, true);
-        channel.queueDeclare(queue, true, false, false, Map.of("x-queue-type", "quorum"));
-        channel.queueBind(queue, EXCHANGE, system);
+        try {
+            // The controller declares the queue before its first order for the system; a builder granted only to
+            // read it (docs/security.md) cannot declare it, and need not.
+            channel.queueDeclarePassive(queue);
+        } catch (IOException e) {
+            // Not there yet (404 closed the channel): declared here, as the controller does, so neither refuses
+            // the other's; this needs the permission to configure it.
+            channel = amqp.createChannel();
+            channel.exchangeDeclare(EXCHANGE, BuiltinExchangeType.DIRECT, true);
+            channel.queueDeclare(queue, true, false, false, Map.of("x-queue-type", "quorum"));
+            channel.queueBind(queue, EXCHANGE, system);
+        }
         channel.basicQos(1);
         channel.basicConsume(queue, false, new Orders(channel));
     }

@@ -78,6 +78,9 @@ public final class SimulatedHost implements AutoCloseable {
     private boolean running;
     private boolean closed;
     private volatile boolean failing;
+    /** The highest epoch of a declaration accepted, and how many were ignored as untrusted; guarded by {@link #lock}. */
+    private long lastEpoch;
+    private int ignored;
 
     private record Process(String name, String state, Instant since) {
     }
@@ -306,6 +309,13 @@ public final class SimulatedHost implements AutoCloseable {
         }
     }
 
+    /** @return how many declarations it ignored: not from the controller's user, or from an older epoch */
+    public int ignored() {
+        synchronized (lock) {
+            return ignored;
+        }
+    }
+
     /** @return the revision it last applied (and reported {@code applied}), or empty before the first */
     public Optional<String> applied() {
         synchronized (lock) {
@@ -423,6 +433,16 @@ public final class SimulatedHost implements AutoCloseable {
         if (current != generation || !channel.isOpen()) {
             return;
         }
+        String refused = untrusted(properties);
+        if (refused != null) {
+            synchronized (lock) {
+                ignored++;
+            }
+            LOG.warn("simulated host ignored a declaration node={} queue={} reason=\"{}\"", settings.node(), queue,
+                    refused);
+            settle(channel, tag, refused.startsWith("epoch") ? Settle.ACK : Settle.REJECT);
+            return;
+        }
         Wire.Declaration declaration;
         try {
             declaration = Wire.declaration(body, header(properties, "revision"));
@@ -437,6 +457,7 @@ public final class SimulatedHost implements AutoCloseable {
         }
         boolean repeat;
         synchronized (lock) {
+            lastEpoch = Math.max(lastEpoch, epoch(properties));
             received.add(declaration.revision());
             repeat = declaration.revision().equals(applied);
             lock.notifyAll();
@@ -548,6 +569,38 @@ public final class SimulatedHost implements AutoCloseable {
         } catch (IOException | ShutdownSignalException e) {
             // The channel is gone: the broker delivers the declaration again.
             LOG.warn("simulated host could not settle a declaration node={} how={} error={}", settings.node(), how, e.toString());
+        }
+    }
+
+    /**
+     * @return why a declaration is not to be trusted, or {@code null} when it is: it must come from the controller's
+     *     user ({@code user_id}, which the broker checks is the publisher's) with an epoch no older than the last one
+     *     accepted (a controller that lost its lock may still have published)
+     */
+    private String untrusted(AMQP.BasicProperties properties) {
+        String from = properties.getUserId();
+        if (!settings.controller().equals(from)) {
+            return from == null ? "no user_id: only the controller's user " + settings.controller() + " declares"
+                    : "from user " + from + ", not the controller's user " + settings.controller();
+        }
+        long epoch = epoch(properties);
+        if (epoch < 1) {
+            return "no epoch header: a declaration carries the epoch of the controller that sent it";
+        }
+        synchronized (lock) {
+            if (epoch < lastEpoch) {
+                return "epoch " + epoch + " is older than " + lastEpoch + ", the last accepted";
+            }
+        }
+        return null;
+    }
+
+    private static long epoch(AMQP.BasicProperties properties) {
+        String epoch = header(properties, "epoch");
+        try {
+            return epoch == null ? 0 : Long.parseLong(epoch);
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 

@@ -109,10 +109,19 @@ final class Controller implements AutoCloseable {
         return channel.queueDeclarePassive(queue).getMessageCount();
     }
 
-    /** Publishes a declaration as the controller does: persistent, confirmed, headers revision and epoch. */
+    /**
+     * Publishes a declaration as the controller does: persistent, confirmed, {@code user_id} its own user, headers
+     * revision and epoch.
+     */
     void declare(String node, String revision, long epoch, String body) throws Exception {
+        declare(channel, RabbitVhost.USER, node, revision, epoch, body);
+    }
+
+    /** Publishes a declaration on {@code channel} (in confirm mode) with {@code userId} (none when null). */
+    static void declare(Channel channel, String userId, String node, String revision, long epoch, String body)
+            throws Exception {
         AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder().contentType("application/json")
-                .deliveryMode(2).headers(Map.of("revision", revision, "epoch", epoch)).build();
+                .deliveryMode(2).userId(userId).headers(Map.of("revision", revision, "epoch", epoch)).build();
         channel.basicPublish(DECLARATIONS, node, true, properties, body.getBytes(StandardCharsets.UTF_8));
         channel.waitForConfirmsOrDie(5_000);
     }

@@ -1,7 +1,10 @@
 package dev.mesh.controller.simhost;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -95,6 +98,40 @@ class SimulatedHostIT {
 
         controller.awaitFacts(f -> "sha256:r1".equals(f.get("revision").stringValue())
                 && f.get("processes").size() == 2 && allRunningWithChecks(f, 2), PATIENCE);
+        assertThat(controller.ready("mesh-host." + node)).isZero();
+    }
+
+    @Test
+    void declarationNotFromTheControllersUser_orFromAnOlderEpoch_isIgnored_andTheNextGenuineOneApplied()
+            throws Exception {
+        controller.declareTopology();
+        controller.declareHost(node);
+        SimulatedHost host = host(settings());
+        controller.declare(node, "sha256:r1", 5, declaration(node, "sha256:r1", "mesh-store"));
+        assertThat(host.awaitApplied("sha256:r1", PATIENCE)).isTrue();
+
+        // Injected: another principal of the broker (here with every permission, as before the controller set them)
+        // publishes declarations for this node to mesh.declarations: one without user_id, one with its own.
+        String forger = "forger-" + tag;
+        vhost.addUser(forger);
+        try (Connection connection = Connections.amqp(vhost.as(forger), "forger")) {
+            Channel channel = connection.createChannel();
+            channel.confirmSelect();
+            Controller.declare(channel, null, node, "sha256:forged-1", 6, declaration(node, "sha256:forged-1", "evil"));
+            Controller.declare(channel, forger, node, "sha256:forged-2", 6, declaration(node, "sha256:forged-2", "evil"));
+            // And the controller's user_id it cannot claim: the broker refuses the publish (406) and closes the channel.
+            assertThatThrownBy(() -> Controller.declare(channel, RabbitVhost.USER, node, "sha256:forged-3", 6,
+                    declaration(node, "sha256:forged-3", "evil")))
+                    .hasStackTraceContaining("PRECONDITION_FAILED");
+        }
+        // An older epoch from the genuine user: a controller that lost its lock and still published.
+        controller.declare(node, "sha256:stale", 4, declaration(node, "sha256:stale", "mesh-store", "old"));
+        controller.declare(node, "sha256:r2", 5, declaration(node, "sha256:r2", "mesh-store", "mesh-host"));
+
+        // Seen: the three ignored (two rejected, the stale one acknowledged), r2 applied, nothing of the others.
+        assertThat(host.awaitApplied("sha256:r2", PATIENCE)).isTrue();
+        assertThat(host.ignored()).isEqualTo(3);
+        assertThat(host.received()).containsExactly("sha256:r1", "sha256:r2");
         assertThat(controller.ready("mesh-host." + node)).isZero();
     }
 
@@ -218,7 +255,7 @@ class SimulatedHostIT {
 
     private HostSettings settings() {
         return HostSettings.of(node, "10.0.0.1", "debian-12", vhost.as(node), NatsSettings.of(Controller.NATS_URL)
-                .withSubjectPrefix(prefix)).withFactsInterval(INTERVAL).withApplyTime(INTERVAL)
+                .withSubjectPrefix(prefix), RabbitVhost.USER).withFactsInterval(INTERVAL).withApplyTime(INTERVAL)
                 .withCheckInterval(INTERVAL.dividedBy(2));
     }
 

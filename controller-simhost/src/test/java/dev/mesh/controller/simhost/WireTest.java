@@ -13,7 +13,7 @@ class WireTest {
 
     private static final Instant T0 = Instant.parse("2026-12-01T10:00:00.123456Z");
     private static final HostSettings HOST = HostSettings.of("n1", "10.0.0.1", "debian-12",
-            new BrokerSettings("127.0.0.1", 5672, "/", "n1", "n1"), NatsSettings.of("nats://127.0.0.1:4222"));
+            new BrokerSettings("127.0.0.1", 5672, "/", "n1", "n1"), NatsSettings.of("nats://127.0.0.1:4222"), "guest");
 
     @Test
     void facts_beforeAnyRevision_isTheWholeMessage_withNullRevision() {
