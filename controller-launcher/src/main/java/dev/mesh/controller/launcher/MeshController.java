@@ -4,8 +4,10 @@ import dev.mesh.controller.bus.Broker;
 import dev.mesh.controller.bus.BrokerBuilders;
 import dev.mesh.controller.bus.BrokerConsumers;
 import dev.mesh.controller.bus.BrokerDeliveries;
+import dev.mesh.controller.bus.BrokerPermissions;
 import dev.mesh.controller.bus.BrokerSettings;
 import dev.mesh.controller.bus.FactsIn;
+import dev.mesh.controller.bus.ManagementApi;
 import dev.mesh.controller.bus.NatsEvents;
 import dev.mesh.controller.bus.NatsSettings;
 import dev.mesh.controller.bus.ReportsIn;
@@ -34,6 +36,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.HashSet;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -118,18 +121,24 @@ final class MeshController implements AutoCloseable {
             store.lock().warm();
             ConnectionPool identityPool = opened.open(ConnectionPool.open(config.stores().identity(), 2));
             // Every verb and report asks who may: the store is asked once a second per principal and verb.
-            Identity identity = Identity.remembering(new PgIdentity(identityPool.dataSource()), IDENTITY_TTL, clock);
+            PgIdentity principals = new PgIdentity(identityPool.dataSource());
+            Identity identity = Identity.remembering(principals, IDENTITY_TTL, clock);
 
             Broker broker = opened.open(Broker.connect(brokerSettings(config), instance));
             Topology.declare(broker);
+            // With the management API, the active controller owns what every principal may do on the broker.
+            Optional<PermissionsKeeper> keeper = config.management().map(management -> opened.open(
+                    PermissionsKeeper.start(permissions(management, broker.settings()), principals, store.inventory(),
+                            store.lifecycle())));
             NatsSettings nats = natsSettings(config);
             NatsEvents natsEvents = opened.open(NatsEvents.start(nats, store.lifecycle()::status, clock));
             BrokerDeliveries deliveries = opened.open(new BrokerDeliveries(broker));
             BrokerBuilders builders = opened.open(new BrokerBuilders(broker));
             warm(store, deliveries);
 
-            Execution execution = Execution.of(new Execution.Ports(store.inventory(), deliveries, builders, natsEvents,
-                    Layout.DEFAULT, clock));
+            Execution execution = Execution.of(new Execution.Ports(store.inventory(),
+                    keeper.map(k -> k.deliveries(deliveries)).orElse(deliveries), builders, natsEvents, Layout.DEFAULT,
+                    clock));
             PrometheusMetrics metrics = new PrometheusMetrics(store.lifecycle());
             Executor executor = Executor.start(execution, store.lifecycle(), EXECUTOR_TICK,
                     metrics.counting(new LoggedRounds()));
@@ -139,6 +148,7 @@ final class MeshController implements AutoCloseable {
                     LOG.info("handover activated instance={} epoch={} previous={} how={} gapMs={}", instance,
                             payload.get("epochNew"), payload.get("from"), payload.get("how"), payload.get("gapMs"));
                     onActivated.get().run();
+                    keeper.ifPresent(PermissionsKeeper::activated);
                 }
                 natsEvents.publish(kind, payload);
                 executor.changed();
@@ -212,6 +222,13 @@ final class MeshController implements AutoCloseable {
         return new BrokerSettings(address.host(), address.port(), address.vhost(), address.user(), address.password(),
                 certificate.<BrokerSettings.Transport>map(BrokerSettings.Transport.Tls::new)
                         .orElse(BrokerSettings.Transport.PLAIN));
+    }
+
+    /** @return the broker's permissions through its management API, never changing the controller's or its own */
+    private static BrokerPermissions permissions(BrokerManagement management, BrokerSettings broker) {
+        ManagementApi api = new ManagementApi(management.host(), management.port(), management.user(),
+                management.password(), broker.transport());
+        return new BrokerPermissions(api, broker.vhost(), new HashSet<>(List.of(broker.user(), management.user())));
     }
 
     static NatsSettings natsSettings(Config.Serve config) {

@@ -2,7 +2,10 @@ package dev.mesh.controller.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mesh.controller.bus.Access;
 import dev.mesh.controller.bus.BrokerUpstream;
+import dev.mesh.controller.bus.ManagementApi;
+import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.simhost.HostSettings;
 import dev.mesh.controller.simhost.NatsSettings;
 import dev.mesh.controller.simhost.SimulatedBuilder;
@@ -82,9 +85,16 @@ class MeshServeIT {
                 + "\"vhost\": \"" + vhost + "\"}"));
         env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:5672");
         env.put("MESH_BUS_NATS_FILE", write("nats.json", "{\"url\": \"nats://127.0.0.1:4222\"}"));
+        // The management API: the controller sets what each node's user may do (it starts with every permission).
+        env.put("MESH_BROKER_MANAGEMENT_FILE", write("management.json", "{\"user\": \"guest\", \"password\": "
+                + "\"guest\"}"));
+        env.put("MESH_BROKER_MANAGEMENT_PORT", "127.0.0.1:15672");
         Config.Serve config = Config.forServe(env);
         PgIdentity identity = new PgIdentity(config.stores().identity().dataSource());
         identity.enroll("guest");
+        for (String node : nodes.values()) {
+            identity.enroll(node);
+        }
         identity.grant("guest", "tools", "status", "nodes", "node", "modules", "seats", "builds", "plan", "assign",
                 "unassign", "push", "build");
 
@@ -168,6 +178,15 @@ class MeshServeIT {
         assertThat(status.at("/result/structuredContent/role").asString()).isEqualTo("active");
         assertThat(status.at("/result/structuredContent/nodes").asInt()).isGreaterThanOrEqualTo(3);
         assertThat(status.at("/_headers/epoch").asLong()).isPositive();
+
+        // The mesh did all that with each node's user held to its host's role, set by the controller.
+        ManagementApi api = new ManagementApi("127.0.0.1", 15672, "guest", Secret.of("guest"),
+                dev.mesh.controller.bus.BrokerSettings.Transport.PLAIN);
+        Map<String, Access> permissions = api.permissions(vhost);
+        for (String node : nodes.values()) {
+            assertThat(permissions.get(node)).as(node).isEqualTo(Access.of(node, true, false));
+        }
+        assertThat(permissions.get("guest")).as("the controller's own").isEqualTo(new Access(".*", ".*", ".*"));
     }
 
     /** The local server trusts loopback: any password does, and the controller's settings need one. */
