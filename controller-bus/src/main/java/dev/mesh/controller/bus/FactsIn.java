@@ -32,6 +32,10 @@ public final class FactsIn implements AutoCloseable {
         UNREADABLE,
         /** The subject's node differs from the body's {@code node}. */
         NODE_MISMATCH,
+        /** The node's name is outside the inventory's grammar ({@link FactsReader#NODE_NAME}). */
+        BAD_NAME,
+        /** Its {@code at} is further ahead of the controller's clock than {@link FactsReader#AHEAD}. */
+        FUTURE,
         /** The store failed for so long that the facts waiting for it passed their bound. */
         BACKLOG;
 
@@ -98,7 +102,7 @@ public final class FactsIn implements AutoCloseable {
     public static FactsIn start(NatsSettings settings, Inventory inventory, Clock clock) {
         Connection connection = NatsConnector.connect(settings,
                 NatsConnector.options(settings, "mesh-controller facts").build());
-        FactsReader reader = new FactsReader(settings.subjectPrefix());
+        FactsReader reader = new FactsReader(settings.subjectPrefix(), clock);
         FactsIn in = new FactsIn(connection, settings.url(), reader, FactsWriter.start(inventory, clock), clock);
         Dispatcher dispatcher = connection.createDispatcher(in::handle);
         dispatcher.subscribe(reader.subscription());

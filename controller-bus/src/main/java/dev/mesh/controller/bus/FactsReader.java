@@ -3,17 +3,24 @@ package dev.mesh.controller.bus;
 import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.ProcessState;
+import java.time.Clock;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads one message of {@code mesh.nodes.<node>.facts} (DESIGN.md section 8) into {@link Facts}, or says
- * why it is dropped. Unknown fields are ignored. Thread-safe.
+ * why it is dropped. Unknown fields are ignored. Nothing a store would refuse gets through, so that one message
+ * never holds the facts of others (issue 23): the node's name — the subject's, checked before the body is read —
+ * is held to the inventory's grammar ({@link #NODE_NAME}), the address and the system to the inventory's lengths,
+ * and an {@code at} more than {@link #AHEAD} ahead of the controller's clock is dropped (a fact "from the future"
+ * would make every genuine one older, and keep a stopped node from turning silent). Thread-safe.
  */
 final class FactsReader {
 
@@ -28,14 +35,27 @@ final class FactsReader {
         }
     }
 
+    /** A node's name: 1 to 63 letters, digits, {@code -} and {@code _}, starting with a letter or digit. */
+    static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,62}");
+    /** How far ahead of the controller's clock a fact's {@code at} may be: hosts' clocks drift. */
+    static final Duration AHEAD = Duration.ofSeconds(30);
+    /** The inventory's bounds on an address and a system (its columns). */
+    static final int ADDRESS_MAX = 255;
+    static final int SYSTEM_MAX = 64;
+
     private static final String SUFFIX = ".facts";
 
     private final JsonMapper mapper = JsonMapper.builder().build();
     private final String subjectStart;
+    private final Clock clock;
 
-    /** @param subjectPrefix put before {@code mesh.nodes.}, {@code ""} in production */
-    FactsReader(String subjectPrefix) {
+    /**
+     * @param subjectPrefix put before {@code mesh.nodes.}, {@code ""} in production
+     * @param clock the controller's clock, which a fact's {@code at} may be at most {@link #AHEAD} ahead of
+     */
+    FactsReader(String subjectPrefix, Clock clock) {
         this.subjectStart = subjectPrefix + "mesh.nodes.";
+        this.clock = clock;
     }
 
     /** @return the subject to subscribe to: every node's facts */
@@ -49,6 +69,10 @@ final class FactsReader {
      * @return the facts, or why the message is dropped; never throws
      */
     Read read(String subject, byte[] body) {
+        String node = subject.substring(subjectStart.length(), subject.length() - SUFFIX.length());
+        if (!NODE_NAME.matcher(node).matches()) {
+            return new Read.Dropped(FactsIn.Drop.BAD_NAME);
+        }
         Facts facts;
         try {
             facts = facts(mapper.readTree(body));
@@ -56,9 +80,14 @@ final class FactsReader {
             // The body is not JSON, lacks a field, or breaks a value's rule: each is a message we cannot read.
             return new Read.Dropped(FactsIn.Drop.UNREADABLE);
         }
-        String node = subject.substring(subjectStart.length(), subject.length() - SUFFIX.length());
         if (!facts.node().name().equals(node)) {
             return new Read.Dropped(FactsIn.Drop.NODE_MISMATCH);
+        }
+        if (facts.node().address().length() > ADDRESS_MAX || facts.node().system().length() > SYSTEM_MAX) {
+            return new Read.Dropped(FactsIn.Drop.UNREADABLE);
+        }
+        if (facts.at().isAfter(clock.instant().plus(AHEAD))) {
+            return new Read.Dropped(FactsIn.Drop.FUTURE);
         }
         return new Read.Accepted(facts);
     }
