@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -167,13 +166,7 @@ class BrokerPermissionsIT {
     }
 
     private Channel channel(String user) throws Exception {
-        ConnectionFactory factory = new ConnectionFactory();
-        factory.setHost(RabbitVhost.HOST);
-        factory.setPort(RabbitVhost.PORT);
-        factory.setVirtualHost(vhost.name());
-        factory.setUsername(user);
-        factory.setPassword(user);
-        Connection connection = factory.newConnection("it-" + user);
+        Connection connection = vhost.connect(user);
         opened.add(connection);
         return connection.createChannel();
     }

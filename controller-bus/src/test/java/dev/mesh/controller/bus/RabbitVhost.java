@@ -89,6 +89,21 @@ final class RabbitVhost implements AutoCloseable {
         rabbitmqctl("set_permissions", "-p", name, user, ".*", ".*", ".*");
     }
 
+    /**
+     * @param user a user of this virtual host whose password is its name, as {@link #addUser()} makes them (or
+     *     guest's)
+     * @return a connection of its own to this virtual host as {@code user}; the caller closes it
+     */
+    com.rabbitmq.client.Connection connect(String user) throws IOException, java.util.concurrent.TimeoutException {
+        com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
+        factory.setHost(HOST);
+        factory.setPort(PORT);
+        factory.setVirtualHost(name);
+        factory.setUsername(user);
+        factory.setPassword(user);
+        return factory.newConnection("it-" + user);
+    }
+
     /** Gives {@code user} every permission on this virtual host again, as an operator following old docs would. */
     void permitAll(String user) {
         permit(user);

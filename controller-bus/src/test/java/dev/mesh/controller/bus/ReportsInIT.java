@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Delivery;
 import dev.mesh.controller.core.Report;
 import dev.mesh.controller.core.VerbException;
@@ -324,13 +323,7 @@ class ReportsInIT {
 
     /** @return a channel on a connection of its own as {@code user}, whose password is its name (or guest's) */
     private Channel sender(String user) throws Exception {
-        ConnectionFactory factory = new ConnectionFactory();
-        factory.setHost(RabbitVhost.HOST);
-        factory.setPort(RabbitVhost.PORT);
-        factory.setVirtualHost(vhost.name());
-        factory.setUsername(user);
-        factory.setPassword(user);
-        Connection connection = factory.newConnection("it-" + user);
+        Connection connection = vhost.connect(user);
         senders.add(connection);
         return connection.createChannel();
     }
