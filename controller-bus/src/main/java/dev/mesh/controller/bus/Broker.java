@@ -37,6 +37,14 @@ public final class Broker implements AutoCloseable {
     public static final int HEARTBEAT_SECONDS = 1;
     /** How long to wait between reconnection attempts, in milliseconds. */
     public static final long RECOVERY_INTERVAL_MS = 1_000;
+    /**
+     * The largest message body the client takes in, in bytes (4 MiB): a larger one is refused when its header
+     * arrives, before any of it is read into memory, so what the consumers hold unacknowledged is bounded by
+     * their prefetch times this (docs/security.md, "Bounded bodies"). The client then drops the connection (it
+     * has no way to refuse one message), so the broker's own {@code max_message_size} must be this too: then such
+     * a message is refused at its publisher and never reaches a queue.
+     */
+    public static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
     private static final int CONNECT_TIMEOUT_MS = 5_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
@@ -70,6 +78,7 @@ public final class Broker implements AutoCloseable {
         factory.setUsername(settings.user());
         factory.setPassword(settings.password().reveal());
         factory.setRequestedHeartbeat(HEARTBEAT_SECONDS);
+        factory.setMaxInboundMessageBodySize(MAX_BODY_BYTES);
         factory.setConnectionTimeout(CONNECT_TIMEOUT_MS);
         factory.setAutomaticRecoveryEnabled(true);
         factory.setTopologyRecoveryEnabled(true);

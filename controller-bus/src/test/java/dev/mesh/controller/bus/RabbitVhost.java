@@ -133,6 +133,20 @@ final class RabbitVhost implements AutoCloseable {
         rabbitmqctl("delete_vhost", name);
     }
 
+    /**
+     * Sets the broker's {@code max_message_size} (a channel opened from now on refuses a larger publish with 406),
+     * as the broker module's configuration does (docs/security.md).
+     *
+     * @param bytes the largest body a publisher may send
+     * @return the size it was, to set back after
+     */
+    static long maxMessageSize(long bytes) {
+        String was = rabbitmqctl("eval", "application:get_env(rabbit, max_message_size).").trim();
+        rabbitmqctl("eval", "application:set_env(rabbit, max_message_size, " + bytes + ").");
+        java.util.regex.Matcher size = java.util.regex.Pattern.compile("\\{ok,(\\d+)\\}").matcher(was);
+        return size.matches() ? Long.parseLong(size.group(1)) : 134_217_728L;
+    }
+
     /** @return what it printed */
     private static String rabbitmqctl(String... arguments) {
         List<String> command = new ArrayList<>(List.of("rabbitmqctl", "-q"));
