@@ -37,7 +37,9 @@ public final class FactsIn implements AutoCloseable {
         /** Its {@code at} is further ahead of the controller's clock than {@link FactsReader#AHEAD}. */
         FUTURE,
         /** The store failed for so long that the facts waiting for it passed their bound. */
-        BACKLOG;
+        BACKLOG,
+        /** The store refused the fact itself, while it took the others of its batch ({@link FactsWriter}). */
+        REFUSED;
 
         /** @return the reason as logs spell it, e.g. {@code node-mismatch} */
         public String label() {
@@ -50,7 +52,8 @@ public final class FactsIn implements AutoCloseable {
      *
      * @param received messages received
      * @param written facts the inventory recorded
-     * @param dropped messages (or, for {@link Drop#BACKLOG}, facts) dropped, by reason; every reason present
+     * @param dropped messages (or, for {@link Drop#BACKLOG} and {@link Drop#REFUSED}, facts) dropped, by reason;
+     *     every reason present
      */
     public record Counts(long received, long written, Map<Drop, Long> dropped) {
 
@@ -148,6 +151,7 @@ public final class FactsIn implements AutoCloseable {
         Map<Drop, Long> now = new EnumMap<>(Drop.class);
         dropped.forEach((reason, count) -> now.put(reason, count.get()));
         now.put(Drop.BACKLOG, writer.droppedBacklog());
+        now.put(Drop.REFUSED, writer.droppedRefused());
         return new Counts(received.get(), writer.written(), now);
     }
 

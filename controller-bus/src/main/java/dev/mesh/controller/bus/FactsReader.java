@@ -19,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
  * why it is dropped. Unknown fields are ignored. Nothing a store would refuse gets through, so that one message
  * never holds the facts of others (issue 23): the node's name — the subject's, checked before the body is read —
  * is held to the inventory's grammar ({@link #NODE_NAME}), the address and the system to the inventory's lengths,
- * and an {@code at} more than {@link #AHEAD} ahead of the controller's clock is dropped (a fact "from the future"
+ * no string may hold a NUL character (PostgreSQL's text refuses it), and an {@code at} more than {@link #AHEAD} ahead of the controller's clock is dropped (a fact "from the future"
  * would make every genuine one older, and keep a stopped node from turning silent). Thread-safe.
  */
 final class FactsReader {
@@ -118,6 +118,9 @@ final class FactsReader {
         JsonNode value = object.path(field);
         if (!value.isString() || value.stringValue().isEmpty()) {
             throw new IllegalArgumentException(field + " is a non-empty string");
+        }
+        if (value.stringValue().indexOf('\0') >= 0) {
+            throw new IllegalArgumentException(field + " holds a NUL character, which the inventory cannot hold");
         }
         return value.stringValue();
     }

@@ -150,7 +150,8 @@ public final class ManagementApi {
             response = client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (HttpConnectTimeoutException | ConnectException e) {
             throw new BusException("cannot " + what + ": the broker's management API does not answer at "
-                    + where() + " (" + e.getClass().getSimpleName() + "); enable it (rabbitmq-plugins enable "
+                    + where() + " (" + (e instanceof HttpConnectTimeoutException ? "no connection within "
+                    + CONNECT_MS + " ms" : "the connection was refused") + "); enable it (rabbitmq-plugins enable "
                     + "rabbitmq_management) or fix MESH_BROKER_MANAGEMENT_PORT", e);
         } catch (HttpTimeoutException e) {
             throw new BusException("cannot " + what + ": the broker's management API at " + where()

@@ -51,8 +51,13 @@ class FactsWriterTest {
         writer.add(facts(3));
 
         first.refuse();
+        // A batch of more than one is split to find a fact the store refuses: each alone refused too, nothing taken —
+        // the store is down, and the batch held.
         GatedInventory.Call second = inventory.next();
-
+        while (second.facts().size() < 3) {
+            second.refuse();
+            second = inventory.next();
+        }
         assertThat(second.facts()).as("the held batch first, then what arrived since, in order")
                 .containsExactly(facts(1), facts(2), facts(3));
         second.accept();
@@ -60,6 +65,41 @@ class FactsWriterTest {
         assertThat(writer.written()).isEqualTo(3);
         assertThat(inventory.recorded).containsExactly(facts(1), facts(2), facts(3));
         assertThat(writer.droppedBacklog()).isZero();
+    }
+
+    @Test
+    void aFactTheStoreRefusesAlone_isDroppedAndCounted_andTheOthersOfItsBatchAreWritten() throws Exception {
+        // Injected: a store that refuses any write holding facts(3) (as PostgreSQL refused a name over its column).
+        inventory.poison = facts(3);
+        inventory.auto = true;
+        writer = FactsWriter.start(inventory, Controllers.CLOCK, Duration.ofMillis(200), Duration.ofMillis(10));
+        for (int i = 1; i <= 8; i++) {
+            writer.add(facts(i));
+        }
+        awaitWritten(7);
+
+        // Seen: the seven others recorded, facts(3) dropped and counted, and the split cost a few calls, not one per fact.
+        assertThat(inventory.recorded).containsExactlyInAnyOrder(facts(1), facts(2), facts(4), facts(5), facts(6),
+                facts(7), facts(8));
+        assertThat(writer.written()).isEqualTo(7);
+        assertThat(writer.droppedRefused()).isEqualTo(1);
+        assertThat(inventory.calls.size()).isLessThanOrEqualTo(8);
+    }
+
+    @Test
+    void twoFactsTheStoreRefusesAtTheBatchsHead_doNotMakeItLookDown_forEver() throws Exception {
+        inventory.poison = facts(1);
+        inventory.poison2 = facts(2);
+        inventory.auto = true;
+        writer = FactsWriter.start(inventory, Controllers.CLOCK, Duration.ofMillis(200), Duration.ofMillis(10));
+        for (int i = 1; i <= 4; i++) {
+            writer.add(facts(i));
+        }
+
+        // The first try takes the two for the store's failure and moves them last; the next finds them out.
+        awaitWritten(2);
+        assertThat(writer.droppedRefused()).isEqualTo(2);
+        assertThat(inventory.recorded).containsExactlyInAnyOrder(facts(3), facts(4));
     }
 
     @Test
@@ -112,6 +152,14 @@ class FactsWriterTest {
         assertThat(inventory.recorded).isEmpty();
     }
 
+    private void awaitWritten(long count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (writer.written() < count && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(writer.written()).isEqualTo(count);
+    }
+
     /** @return node {@code n<i>}'s facts, equal for equal {@code i} */
     private static Facts facts(int i) {
         return new Facts(new Node("n" + i, "10.0.0.1", "debian-12"), "", List.of(), AT);
@@ -137,6 +185,9 @@ class FactsWriterTest {
         /** Whether calls are answered at once (accepted, or refused with {@link #refuseAll}) rather than by the test. */
         volatile boolean auto;
         volatile boolean refuseAll;
+        /** Facts whose write the store refuses, alone or in a batch; none when null. */
+        volatile Facts poison;
+        volatile Facts poison2;
 
         GatedInventory() {
             super(new MemoryInventory());
@@ -147,7 +198,8 @@ class FactsWriterTest {
             Call call = new Call(List.copyOf(facts), new CompletableFuture<>());
             calls.add(call);
             if (auto) {
-                call.answer.complete(!refuseAll);
+                call.answer.complete(!refuseAll && (poison == null || !facts.contains(poison))
+                        && (poison2 == null || !facts.contains(poison2)));
             }
             boolean accepted;
             try {
