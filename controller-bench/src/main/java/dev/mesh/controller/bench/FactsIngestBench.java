@@ -10,11 +10,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -81,6 +84,15 @@ public final class FactsIngestBench {
         }
     }
 
+    /** @return the names a controller knows, as its {@code KnownNodes} holds them: a set of every node's name */
+    private static Predicate<String> known(int nodes) {
+        Set<String> names = new HashSet<>();
+        for (int n = 0; n < nodes; n++) {
+            names.add("node-" + n);
+        }
+        return Set.copyOf(names)::contains;
+    }
+
     private static void run(BenchStore store, String prefix, int nodes, int rate, int seconds, int max,
             Connection publisher) throws Exception {
         {
@@ -110,7 +122,8 @@ public final class FactsIngestBench {
 
             // The controller's subscriber, into PostgreSQL.
             FactsIn in = FactsIn.start(new dev.mesh.controller.bus.NatsSettings(Loopback.NATS_URL, "",
-                    dev.mesh.controller.core.Secret.NONE, prefix), store.inventory(), Clock.systemUTC());
+                    dev.mesh.controller.core.Secret.NONE, prefix), store.inventory(), Clock.systemUTC(),
+                    known(nodes));
             try {
                 LongSupplier written = () -> in.counts().written();
                 bench.unthrottled(nodes, written); // warm-up: every node reported once

@@ -124,6 +124,13 @@ final class HandoverMesh implements AutoCloseable {
         return databases.get(Database.INVENTORY).dataSource();
     }
 
+    /** Makes these names principals of the identity store, as the operator or genesis does for every node. */
+    void enroll(java.util.Collection<String> principals) {
+        dev.mesh.controller.store.PgIdentity identity = new dev.mesh.controller.store.PgIdentity(
+                databases.get(Database.IDENTITY).dataSource());
+        principals.forEach(identity::enroll);
+    }
+
     /** Runs the bundle with these arguments and this mesh's environment to its exit; fails unless it exits 0. */
     void run(String... arguments) {
         List<String> command = new ArrayList<>(List.of(bundle.toString()));

@@ -123,6 +123,7 @@ public final class UpgradeDriver {
             ControllerProcess server = ControllerProcess.launch(mesh, "server").awaitReady();
             instances.add(server.instance());
             String node = run + "-ctl";
+            mesh.enroll(List.of(node));
             Map<String, Archive> bundles = Map.of("1", one, "2", two, "3", one);
             try (SimulatedBuilder builder = SimulatedBuilder.open(SYSTEM, mesh.loopback().simhost());
                     SimulatedHost host = SimulatedHost.open(HostSettings.of(node, "127.0.0.1", SYSTEM,

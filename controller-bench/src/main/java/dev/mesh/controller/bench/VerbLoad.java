@@ -130,6 +130,8 @@ final class VerbLoad implements AutoCloseable {
         io.nats.client.Connection nats = Nats.connect(new Options.Builder().server(HandoverMesh.NATS_URL)
                 .connectionName("handover-driver").build());
         VerbLoad load = new VerbLoad(run, mesh.loopback().connect("handover-driver"), nats, rate, pushEvery);
+        // Its nodes principals, so that the controllers take their facts (docs/security.md).
+        mesh.enroll(load.nodes);
         nats.flush(Duration.ofSeconds(5));
         load.publishFacts();
         return load;

@@ -10,8 +10,10 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +38,8 @@ public final class FactsIn implements AutoCloseable {
         BAD_NAME,
         /** Its {@code at} is further ahead of the controller's clock than {@link FactsReader#AHEAD}. */
         FUTURE,
+        /** Its node is neither a known principal nor in the inventory: never a new node, never a queue. */
+        UNKNOWN,
         /** The store failed for so long that the facts waiting for it passed their bound. */
         BACKLOG,
         /** The store refused the fact itself, while it took the others of its batch ({@link FactsWriter}). */
@@ -78,12 +82,15 @@ public final class FactsIn implements AutoCloseable {
     private final String url;
     private final FactsReader reader;
     private final FactsWriter writer;
+    private final Predicate<String> known;
     private final AtomicLong received = new AtomicLong();
     private final Map<Drop, AtomicLong> dropped = new EnumMap<>(Drop.class);
     private final OncePerMinute dropLog;
 
-    private FactsIn(Connection connection, String url, FactsReader reader, FactsWriter writer, Clock clock) {
+    private FactsIn(Connection connection, String url, FactsReader reader, FactsWriter writer, Predicate<String> known,
+            Clock clock) {
         this.connection = connection;
+        this.known = known;
         this.url = url;
         this.reader = reader;
         this.writer = writer;
@@ -98,15 +105,19 @@ public final class FactsIn implements AutoCloseable {
      *
      * @param settings where NATS is, who the controller is on it, and the subject prefix
      * @param inventory where the facts go
-     * @param clock the controller's clock (for the once-a-minute logs)
+     * @param clock the controller's clock (for the once-a-minute logs, and the facts' {@code at})
+     * @param known which node names may announce facts: in the mesh, a known principal or a node of the inventory
+     *     (docs/security.md); any other's facts are dropped ({@link Drop#UNKNOWN}) before anything is written
      * @return the running subscriber
      * @throws BusException when NATS cannot be reached or refuses the credentials
      */
-    public static FactsIn start(NatsSettings settings, Inventory inventory, Clock clock) {
+    public static FactsIn start(NatsSettings settings, Inventory inventory, Clock clock, Predicate<String> known) {
+        Objects.requireNonNull(known, "known");
         Connection connection = NatsConnector.connect(settings,
                 NatsConnector.options(settings, "mesh-controller facts").build());
         FactsReader reader = new FactsReader(settings.subjectPrefix(), clock);
-        FactsIn in = new FactsIn(connection, settings.url(), reader, FactsWriter.start(inventory, clock), clock);
+        FactsIn in = new FactsIn(connection, settings.url(), reader, FactsWriter.start(inventory, clock), known,
+                clock);
         Dispatcher dispatcher = connection.createDispatcher(in::handle);
         dispatcher.subscribe(reader.subscription());
         in.confirmSubscribed(settings);
@@ -135,14 +146,21 @@ public final class FactsIn implements AutoCloseable {
     private void handle(Message message) {
         received.incrementAndGet();
         switch (reader.read(message.getSubject(), message.getData())) {
-            case FactsReader.Read.Accepted accepted -> writer.add(accepted.facts());
-            case FactsReader.Read.Dropped drop -> {
-                long count = dropped.get(drop.reason()).incrementAndGet();
-                if (dropLog.due(drop.reason().label())) {
-                    LOG.warn("facts dropped reason={} subject={} dropped={}", drop.reason().label(),
-                            message.getSubject(), count);
+            case FactsReader.Read.Accepted accepted -> {
+                if (known.test(accepted.facts().node().name())) {
+                    writer.add(accepted.facts());
+                } else {
+                    drop(Drop.UNKNOWN, message);
                 }
             }
+            case FactsReader.Read.Dropped drop -> drop(drop.reason(), message);
+        }
+    }
+
+    private void drop(Drop reason, Message message) {
+        long count = dropped.get(reason).incrementAndGet();
+        if (dropLog.due(reason.label())) {
+            LOG.warn("facts dropped reason={} subject={} dropped={}", reason.label(), message.getSubject(), count);
         }
     }
 

@@ -43,7 +43,8 @@ class FactsInIT {
         } catch (IOException e) {
             fail("NATS does not answer at 127.0.0.1:4222 (" + e.getMessage() + "); start it: " + START);
         }
-        in = FactsIn.start(NatsSettings.of(URL).withSubjectPrefix(prefix), inventory, Clock.systemUTC());
+        in = FactsIn.start(NatsSettings.of(URL).withSubjectPrefix(prefix), inventory, Clock.systemUTC(),
+                node -> !node.startsWith("rogue"));
         host = Nats.connect(URL);
     }
 
@@ -121,6 +122,22 @@ class FactsInIT {
         assertThat(in.counts().dropped(FactsIn.Drop.UNREADABLE)).isEqualTo(2);
         assertThat(in.counts().dropped(FactsIn.Drop.FUTURE)).isEqualTo(1);
         assertThat(in.counts().received()).isEqualTo(6);
+    }
+
+    @Test
+    void start_factsOfNamesNotKnown_areDropped_neverANode_andTheNextGoodOneRecorded() throws Exception {
+        // Injected (issue 23, finding 5): 300 made-up node names announcing facts, on a NATS without authorization.
+        for (int i = 0; i < 300; i++) {
+            publish("rogue" + i, facts("rogue" + i, "10.6.6." + (i % 250), 1));
+        }
+        publish("n3", facts("n3", "10.0.0.3", 1));
+        host.flush(PATIENCE);
+
+        // Seen: none of them a node; the known one recorded.
+        assertThat(inventory.awaitReported(count -> count == 1, PATIENCE)).isTrue();
+        assertThat(inventory.facts()).containsOnlyKeys("n3");
+        assertThat(inventory.nodes()).extracting(dev.mesh.controller.core.Node::name).containsExactly("n3");
+        assertThat(in.counts().dropped(FactsIn.Drop.UNKNOWN)).isEqualTo(300);
     }
 
     @Test

@@ -155,7 +155,9 @@ final class MeshController implements AutoCloseable {
             };
             // Reports and facts in before the verbs: status's bus counts them (BusWire), and neither needs a verb.
             ReportsIn reports = opened.open(ReportsIn.start(broker, identity, executor::record, clock));
-            FactsIn facts = opened.open(FactsIn.start(nats, store.inventory(), clock));
+            // Facts only from a known principal or a node the inventory holds (docs/security.md).
+            KnownNodes known = opened.open(KnownNodes.start(principals, store.inventory()));
+            FactsIn facts = opened.open(FactsIn.start(nats, store.inventory(), clock, known));
             Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(store.inventory(), store.licences(),
                     store.lifecycle(), events, store.requests(), Layout.DEFAULT, clock,
                     new BusWire(broker, facts, reports, natsEvents), metrics), identity, JarVersion.version()));

@@ -62,7 +62,7 @@ class FactsBurstIT {
             inventory.report(older);
 
             FactsIn in = FactsIn.start(NatsSettings.of(MeshEnvironment.NATS_URL).withSubjectPrefix(prefix), inventory,
-                    Clock.systemUTC());
+                    Clock.systemUTC(), node -> true);
             long started = System.nanoTime();
             FactsIn.Counts counts;
             try {

@@ -72,6 +72,9 @@ final class MeshEnvironment implements AutoCloseable {
                 + "\"guest\", \"vhost\": \"" + mesh.vhost + "\"}"));
         mesh.env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:5672");
         mesh.env.put("MESH_BUS_NATS_FILE", write(dir, "nats.json", "{\"url\": \"" + NATS_URL + "\"}"));
+        // Each node's user a principal, as the operator or genesis makes it: only a known one's facts are taken.
+        PgIdentity identity = new PgIdentity(mesh.endpoint(Database.IDENTITY).dataSource());
+        users.values().forEach(identity::enroll);
         return mesh;
     }
 
