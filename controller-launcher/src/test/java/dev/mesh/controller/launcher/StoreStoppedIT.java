@@ -69,8 +69,12 @@ class StoreStoppedIT {
         pgCtl(pgCtl, "-D", data.toString(), "stop", "-m", "fast", "-w", "-t", "60");
         assertThat(ServeProcess.postgresOf(state)).as("the embedded PostgreSQL is stopped").isEmpty();
 
+        StringBuilder took = new StringBuilder();
         for (String verb : NEED_THE_STORE) {
+            long started = System.nanoTime();
             JsonNode answer = call(verb);
+            took.append(took.isEmpty() ? "" : " ").append(verb).append('=')
+                    .append((System.nanoTime() - started) / 1_000_000).append("ms");
             assertThat(answer.has("error")).as(verb + ": a tool error, not a JSON-RPC error: " + answer).isFalse();
             JsonNode result = answer.path("result");
             assertThat(result.path("isError").asBoolean()).as(verb + ": " + answer).isTrue();
@@ -80,6 +84,8 @@ class StoreStoppedIT {
                     .doesNotContainIgnoringCase("select ").doesNotContainIgnoringCase("insert ")
                     .doesNotContain("SQL [", "Exception", Files.readString(state.resolve("token")).strip());
         }
+        // How long each took to say unavailable (issue 23's target is 1 s): printed for docs/benchmarks.md, not asserted.
+        System.out.println("store stopped: unavailable answered in " + took);
         await("status says the store is unavailable", () -> client.callTool("status", object()).path("store")
                 .asString().startsWith("unavailable"));
         assertThat(serve.isAlive()).as("the controller stays up").isTrue();
