@@ -8,7 +8,8 @@ import java.time.Duration;
 
 /**
  * Connects to NATS as every NATS client of the controller does: the settings' server and credentials, a
- * connection timeout of {@value #CONNECT_TIMEOUT_SECONDS} s, and reconnecting forever every second.
+ * connection timeout of {@value #CONNECT_TIMEOUT_SECONDS} s, reconnecting forever every second, and what the
+ * client reports in the controller's log ({@link NatsLog}).
  *
  * <p>Stateless; thread-safe.
  */
@@ -29,6 +30,9 @@ final class NatsConnector {
         Options.Builder options = new Options.Builder().server(settings.url()).connectionName(name)
                 .connectionTimeout(Duration.ofSeconds(CONNECT_TIMEOUT_SECONDS)).maxReconnects(-1)
                 .reconnectWait(Duration.ofSeconds(1));
+        // The client's own default logs through java.util.logging; these go to the controller's log.
+        NatsLog log = new NatsLog(name, settings.url());
+        options.errorListener(log).connectionListener(log);
         if (!settings.user().isEmpty()) {
             options.userInfo(settings.user().toCharArray(), settings.password().reveal().toCharArray());
         } else if (!settings.password().isEmpty()) {

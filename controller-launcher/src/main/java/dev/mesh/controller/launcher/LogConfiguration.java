@@ -8,10 +8,14 @@ import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ConfiguratorRank;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.CoreConstants;
 import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.pattern.DynamicConverter;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import ch.qos.logback.core.status.NopStatusListener;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The controller's log, set up in code (found by Logback through {@code META-INF/services}): standard error
@@ -71,9 +75,13 @@ public final class LogConfiguration extends ContextAwareBase implements Configur
             encoder.start();
             return encoder;
         }
+        // An exception a library logs goes on its event's line (OneLineError), never as a stack trace.
+        Map<String, Supplier<DynamicConverter<?>>> rules = new HashMap<>();
+        rules.put("oneLineError", OneLineError::new);
+        context.putObject(CoreConstants.PATTERN_RULE_REGISTRY_FOR_SUPPLIERS, rules);
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
-        encoder.setPattern("%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %logger{0} %msg%n");
+        encoder.setPattern("%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %logger{0} %msg%oneLineError%n");
         encoder.start();
         return encoder;
     }
