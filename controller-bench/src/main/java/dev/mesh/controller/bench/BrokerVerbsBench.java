@@ -103,9 +103,11 @@ public final class BrokerVerbsBench {
         System.out.printf(Locale.ROOT, "broker verbs: one caller %d s of each in turn after %d s warm-up, then %d "
                 + "callers %d rounds of 1 s of each in turn; virtual host %s%n", rounds * round, warmup, callers,
                 rounds * round, loopback.vhost());
+        // The callers hold a caller's permissions alone, as the controller sets them (issue 23).
+        String user = loopback.addCaller("bench-caller-" + loopback.vhost().substring("mesh-bench-".length()));
         List<Caller> all = new ArrayList<>();
         for (int c = 0; c < callers; c++) {
-            all.add(new Caller(loopback.connect("bench-caller-" + c)));
+            all.add(new Caller(loopback.connect("bench-caller-" + c, user, user), user));
         }
         try {
             Caller one = all.getFirst();
@@ -219,12 +221,14 @@ public final class BrokerVerbsBench {
     private static final class Caller implements AutoCloseable {
 
         private final Connection connection;
+        private final String user;
         private final Channel channel;
         private final BlockingQueue<com.rabbitmq.client.Delivery> replies = new ArrayBlockingQueue<>(16);
         private long next;
 
-        Caller(Connection connection) throws IOException {
+        Caller(Connection connection, String user) throws IOException {
             this.connection = connection;
+            this.user = user;
             this.channel = connection.createChannel();
             channel.basicConsume("amq.rabbitmq.reply-to", true, (tag, delivery) -> replies.add(delivery), tag -> { });
         }
@@ -232,7 +236,7 @@ public final class BrokerVerbsBench {
         byte[] call(String queue, byte[] body) throws IOException, InterruptedException {
             String correlation = Long.toString(next++);
             AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder().replyTo("amq.rabbitmq.reply-to")
-                    .correlationId(correlation).userId(Loopback.USER).messageId("m-" + correlation + "-"
+                    .correlationId(correlation).userId(user).messageId("m-" + correlation + "-"
                             + System.nanoTime()).contentType("application/json").build();
             channel.basicPublish("", queue, properties, body);
             com.rabbitmq.client.Delivery reply = replies.poll(10, TimeUnit.SECONDS);

@@ -54,14 +54,33 @@ final class Loopback implements AutoCloseable {
 
     /** @return a plain client connection to the virtual host, as a program in another language makes one */
     Connection connect(String name) throws IOException, TimeoutException {
+        return connect(name, USER, PASSWORD);
+    }
+
+    /** @return a connection of its own as {@code user}, whose password is {@code password} */
+    Connection connect(String name, String user, String password) throws IOException, TimeoutException {
         ConnectionFactory factory = new ConnectionFactory();
         factory.setHost(HOST);
         factory.setPort(AMQP_PORT);
         factory.setVirtualHost(vhost);
-        factory.setUsername(USER);
-        factory.setPassword(PASSWORD);
+        factory.setUsername(user);
+        factory.setPassword(password);
         factory.setRequestedHeartbeat(5);
         return factory.newConnection(name);
+    }
+
+    /**
+     * Adds a broker user (its password its name) with exactly a caller's permissions on this virtual host, as the
+     * controller sets them ({@link dev.mesh.controller.bus.Access}): publish to the default exchange, nothing more.
+     *
+     * @return the user's name
+     */
+    String addCaller(String user) {
+        rabbitmqctl("add_user", user, user);
+        users.add(user);
+        dev.mesh.controller.bus.Access access = dev.mesh.controller.bus.Access.of(user, false, false);
+        rabbitmqctl("set_permissions", "-p", vhost, user, access.configure(), access.write(), access.read());
+        return user;
     }
 
     /** @return the controller's NATS settings with a subject prefix of this run's */
