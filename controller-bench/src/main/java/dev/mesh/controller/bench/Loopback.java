@@ -119,6 +119,19 @@ final class Loopback implements AutoCloseable {
         rabbitmqctl("delete_vhost", vhost);
     }
 
+    /**
+     * Sets the broker's {@code max_message_size}, as the broker module's configuration does (docs/security.md); a
+     * channel opened from then on refuses a larger publish.
+     *
+     * @return the size it was, to set back after
+     */
+    static long maxMessageSize(long bytes) {
+        String was = rabbitmqctl("eval", "application:get_env(rabbit, max_message_size).").trim();
+        rabbitmqctl("eval", "application:set_env(rabbit, max_message_size, " + bytes + ").");
+        java.util.regex.Matcher size = java.util.regex.Pattern.compile("\\{ok,(\\d+)\\}").matcher(was);
+        return size.matches() ? Long.parseLong(size.group(1)) : 134_217_728L;
+    }
+
     private static String rabbitmqctl(String... arguments) {
         List<String> command = new ArrayList<>(List.of("rabbitmqctl", "-q"));
         command.addAll(List.of(arguments));
