@@ -126,6 +126,8 @@ public final class FloodDriver {
                 if (channel == null || !channel.isOpen()) {
                     channel = connection.createChannel();
                     channel.confirmSelect();
+                    // Direct reply-to needs its consumer on the publishing channel, else the broker refuses (406).
+                    channel.basicConsume("amq.rabbitmq.reply-to", true, (tag, d) -> { }, tag -> { });
                 }
                 AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder().userId(node)
                         .replyTo("amq.rabbitmq.reply-to").correlationId("flood-" + i).messageId("flood-" + node + "-"
@@ -136,12 +138,23 @@ public final class FloodDriver {
                     accepted.incrementAndGet();
                 } catch (IOException | java.util.concurrent.TimeoutException
                         | com.rabbitmq.client.ShutdownSignalException e) {
-                    refused.incrementAndGet();
+                    if (refused.incrementAndGet() == 1) {
+                        System.out.println("first refusal: " + reason(e));
+                    }
                 }
             }
         } catch (IOException | java.util.concurrent.TimeoutException | InterruptedException e) {
             throw new IllegalStateException("a publisher failed: " + e, e);
         }
+    }
+
+    private static String reason(Exception e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof com.rabbitmq.client.ShutdownSignalException signal) {
+                return signal.getMessage();
+            }
+        }
+        return e.toString();
     }
 
     private static void print(String what, List<Long> nanos) {
