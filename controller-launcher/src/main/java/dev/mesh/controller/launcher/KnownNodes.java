@@ -71,12 +71,7 @@ final class KnownNodes implements Predicate<String>, AutoCloseable {
 
     private void read() {
         try {
-            Set<String> now = new HashSet<>();
-            for (PgIdentity.Principal principal : identity.principals()) {
-                if (!principal.disabled()) {
-                    now.add(principal.name());
-                }
-            }
+            Set<String> now = new HashSet<>(identity.enabled().keySet());
             for (Node node : inventory.nodes()) {
                 now.add(node.name());
             }

@@ -11,7 +11,6 @@ import dev.mesh.controller.store.PgIdentity;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -102,12 +101,7 @@ final class PermissionsKeeper implements AutoCloseable {
             return;
         }
         try {
-            Map<String, Set<String>> grants = new TreeMap<>();
-            for (PgIdentity.Principal principal : identity.principals()) {
-                if (!principal.disabled()) {
-                    grants.put(principal.name(), Set.copyOf(principal.verbs()));
-                }
-            }
+            Map<String, Set<String>> grants = identity.enabled();
             Set<String> nodes = inventory.nodes().stream().map(Node::name).collect(Collectors.toSet());
             BrokerPermissions.Changes changes = permissions.reconcile(BrokerPermissions.desired(grants, nodes));
             if (failing) {

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -135,6 +137,20 @@ public final class PgIdentity implements Identity {
                     .fetch(row -> new Principal(row.value1(), row.value2() != null,
                             grants.getOrDefault(row.value1(), List.of())));
         });
+    }
+
+    /**
+     * @return the principals that are not disabled, by name (sorted), each with its granted verbs: who the broker's
+     *     permissions and the facts' senders are held to (docs/security.md)
+     */
+    public Map<String, Set<String>> enabled() {
+        Map<String, Set<String>> enabled = new TreeMap<>();
+        for (Principal principal : principals()) {
+            if (!principal.disabled()) {
+                enabled.put(principal.name(), Set.copyOf(principal.verbs()));
+            }
+        }
+        return enabled;
     }
 
     /** Disables a principal: it may call nothing until added again; its grants are kept. */

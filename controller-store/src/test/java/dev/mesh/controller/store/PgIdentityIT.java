@@ -56,6 +56,21 @@ class PgIdentityIT extends IdentityContract {
         assertThat(identity.enroll("n1")).isFalse();
 
         assertThat(identity.principals()).containsExactly(new PgIdentity.Principal("n1", true, List.of()));
+        assertThat(identity.enabled()).as("a disabled principal is not among the enabled").isEmpty();
+    }
+
+    @Test
+    void enabled_isEachPrincipalNotDisabled_withItsVerbs() {
+        newIdentity();
+        identity.enroll("n2");
+        identity.grant("n2", "status", "assign");
+        identity.enroll("n1");
+        identity.enroll("n3");
+        identity.grant("n3", "build");
+        identity.disable("n3");
+
+        assertThat(identity.enabled()).containsExactly(java.util.Map.entry("n1", java.util.Set.of()),
+                java.util.Map.entry("n2", java.util.Set.of("assign", "status")));
     }
 
     @Test
