@@ -42,6 +42,9 @@ import org.slf4j.LoggerFactory;
  * FeedWatch#STARVED_AFTER_MS} ms. A tick, from any controller, is acknowledged and nothing more: not
  * answered, not counted, never dead-lettered.
  *
+ * <p>A consuming transport that nothing was delivered to for {@value #RENEW_AFTER_MS} ms consumes again on a new
+ * channel, every as long (see {@link #RENEW_AFTER_MS}).
+ *
  * <p>A mutating verb that arrives while the {@link Lifecycle} is not active (the overlap after the previous
  * active cancelled, or before this one took the lock) waits up to {@value #ACTIVATION_WAIT_MS} ms for it to
  * become active, then runs; when meanwhile this transport {@linkplain #stopConsuming() stopped consuming}, it
@@ -63,6 +66,15 @@ public final class BrokerVerbs implements AutoCloseable {
     /** How long a mutating verb that arrived while this controller is not active waits for it, at most. */
     public static final long ACTIVATION_WAIT_MS = 2_000;
     private static final long ACTIVATION_POLL_MS = 5;
+    /**
+     * How long a consuming transport the broker does not feed waits, in milliseconds, before it consumes again
+     * on a new channel (its subscription renewed), and again every as long while nothing arrives: twenty tick
+     * periods. A standby does so all the time, which costs a channel every few seconds and moves it in the line
+     * of waiting consumers, nothing more. It is what mends the queue deleted and declared again at once, which
+     * RabbitMQ 3.10 does not tell its consumers: every controller is starved then, each renews within this
+     * time, and the channel whose consumer the broker orphaned is among them (docs/bus.md).
+     */
+    public static final long RENEW_AFTER_MS = 20 * Ticks.PERIOD_MS;
     /** A request that took longer than this, in milliseconds, is logged at DEBUG. */
     private static final long SLOW_MS = 20;
 
@@ -153,7 +165,7 @@ public final class BrokerVerbs implements AutoCloseable {
                 throw e;
             }
             if (feeding != null) {
-                transport.ticks = Ticks.start(broker, lifecycle.status().instance(), transport.feed::check);
+                transport.ticks = Ticks.start(broker, lifecycle.status().instance(), transport::tick);
             }
             LOG.info("broker verbs consuming queue={} vhost={} prefetch={} instance={}", Topology.VERBS,
                     broker.settings().vhost(), PREFETCH, lifecycle.status().instance());
@@ -161,6 +173,14 @@ public final class BrokerVerbs implements AutoCloseable {
         } catch (IOException | ShutdownSignalException e) {
             throw new BusException("cannot consume " + Topology.VERBS + " in virtual host " + broker.settings().vhost()
                     + ": " + Broker.reason(e) + "; declare the topology first (prepare), and check the broker", e);
+        }
+    }
+
+    /** After each tick: the feed's check, then a renewal when the broker fed nothing for too long. */
+    private void tick() {
+        feed.check();
+        if (consuming && feed.renewDue(RENEW_AFTER_MS)) {
+            subscription.renew("nothing delivered for " + RENEW_AFTER_MS + " ms");
         }
     }
 

@@ -31,6 +31,8 @@ final class FeedWatch implements AutoCloseable {
     private int handling;
     private long lastSeen;
     private long fedSince;
+    /** When {@link #renewDue} last said yes, or when the watch began. */
+    private long renewedAt;
     private boolean closed;
     /** What the listener was told last; read and written by the notifier's thread alone. */
     private boolean toldFed;
@@ -41,6 +43,7 @@ final class FeedWatch implements AutoCloseable {
         this.queue = queue;
         this.notifier = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("mesh-feed-" + queue).daemon()
                 .factory());
+        this.renewedAt = millis.getAsLong();
     }
 
     /** A delivery arrived and is being handled now. */
@@ -82,6 +85,23 @@ final class FeedWatch implements AutoCloseable {
                 LOG.warn("feeding listener failed on stillFed: {}", e.toString());
             }
         });
+    }
+
+    /**
+     * Whether the consumer should consume again on a new channel: it is starved, holds nothing, and nothing
+     * arrived for {@code quietMs} since the last delivery or the last time this said yes. A standby is starved
+     * by design, so this says yes to it every {@code quietMs}; see {@link BrokerVerbs#RENEW_AFTER_MS} for why.
+     *
+     * @param quietMs how long without a delivery, in milliseconds
+     * @return whether to renew now; the next yes is {@code quietMs} later at the earliest
+     */
+    synchronized boolean renewDue(long quietMs) {
+        long now = millis.getAsLong();
+        if (fed || closed || handling > 0 || now - Math.max(lastSeen, renewedAt) < quietMs) {
+            return false;
+        }
+        renewedAt = now;
+        return true;
     }
 
     /** This consumer stopped consuming on purpose. */

@@ -234,6 +234,35 @@ final class Subscription implements AutoCloseable {
         reopener.schedule(this::reopen, REOPEN_PAUSE_MS, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Consumes again on a new channel at once: the old channel is aborted first, so that the broker forgets
+     * every consumer it registered for it (what it held unacknowledged goes back to the queue). For a consumer
+     * that the broker may have orphaned without telling: a queue deleted and declared again at once
+     * (RabbitMQ 3.10 sends no {@code basic.cancel} then, and keeps feeding the consumer of the old queue that
+     * no longer exists, so that nothing reaches a live one until that channel closes). Does nothing when
+     * paused, closed, or reopening already; when the new channel cannot consume, reopens as after a loss.
+     *
+     * @param why what made the caller renew, for the log line
+     */
+    synchronized void renew(String why) {
+        if (closed || paused || reopening) {
+            return;
+        }
+        Channel old = channel;
+        consumer = null; // the old consumer's shutdown is not a loss
+        Broker.abort(old);
+        try {
+            open();
+        } catch (IOException | ShutdownSignalException e) {
+            reopening = true;
+            LOG.warn("broker consumer not renewed queue={} vhost={} reason=\"{}\"; reopening in {} ms", queue,
+                    broker.settings().vhost(), Broker.reason(e), REOPEN_PAUSE_MS);
+            reopener.schedule(this::reopen, REOPEN_PAUSE_MS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        LOG.debug("broker consumer renewed queue={} vhost={} reason=\"{}\"", queue, broker.settings().vhost(), why);
+    }
+
     /** The broker took the channel or the consumer away: reopen after the pause, once per loss. */
     private synchronized void lost(Consumer which, String reason) {
         if (closed || which != consumer || reopening) {

@@ -2,6 +2,7 @@ package dev.mesh.controller.bus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Delivery;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
@@ -205,6 +206,45 @@ class ActivationIT {
         assertThat(fed.transport.fed()).as("the recovered one, a standby consumer now").isFalse();
         assertThat(other.transport.fed()).isTrue();
         assertThat(Topology.deadLetters(admin)).as("no tick, no verb dead-lettered").isZero();
+    }
+
+    @Test
+    void queueDeletedAndDeclaredAgainAtOnce_isConsumedAgain_andTheVerbSentMeanwhileIsAnswered() throws Exception {
+        Controller a = controller("it-a:5", 0);
+        Controller b = controller("it-b:6", 0);
+        Event first = next(1_000);
+        assertThat(first).as("one controller fed").isNotNull();
+        Controller fed = first.instance().equals(a.instance) ? a : b;
+        waitFor(() -> fed.lifecycle.status().role() == Role.ACTIVE);
+
+        // Injected: the verbs' queue deleted and declared again at once, with the same arguments, on a channel of
+        // the admin's (as a user with configure permission on it could). RabbitMQ 3.10 cancels no consumer then.
+        try (Channel channel = admin.connection().createChannel()) {
+            channel.queueDelete(Topology.VERBS);
+            channel.queueDeclare(Topology.VERBS, true, false, false, Topology.controllerQueueArguments());
+        }
+        long injected = System.nanoTime();
+        try (Caller guest = new Caller(vhost.name(), "guest", "guest")) {
+            // Sent at once, while no live consumer is fed: it must wait in the queue, not vanish.
+            Delivery reply = guest.call(guest.request("status-q").build(), STATUS);
+            double ms = (System.nanoTime() - injected) / 1e6;
+            System.out.printf("ActivationIT: status sent just after the queue was deleted and declared again "
+                    + "answered after %.0f ms (renewal after %d ms without a delivery)%n", ms,
+                    BrokerVerbs.RENEW_AFTER_MS);
+            assertThat(reply).as("the status sent after the queue was declared again is answered").isNotNull();
+            assertThat(JSON.readTree(reply.getBody()).at("/result/isError").asBoolean()).as(new String(reply.getBody()))
+                    .isFalse();
+        }
+        // And a controller is fed and active again, on the new queue: a mutating verb runs.
+        waitFor(() -> a.lifecycle.status().role() == Role.ACTIVE || b.lifecycle.status().role() == Role.ACTIVE);
+        pushMeshStore();
+        try (Caller guest = new Caller(vhost.name(), "guest", "guest")) {
+            Delivery assigned = guest.call(guest.request("assign-q").build(), ASSIGN);
+            assertThat(assigned).isNotNull();
+            assertThat(JSON.readTree(assigned.getBody()).at("/result/isError").asBoolean())
+                    .as(new String(assigned.getBody())).isFalse();
+        }
+        assertThat(Topology.deadLetters(admin)).isZero();
     }
 
     @Test

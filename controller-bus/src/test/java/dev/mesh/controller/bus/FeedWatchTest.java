@@ -52,6 +52,30 @@ class FeedWatchTest {
     }
 
     @Test
+    void renewDue_onlyWhenStarvedAndQuiet_thenEveryPeriodAfterTheLastRenewalOrDelivery() {
+        assertThat(watch.renewDue(5_000)).as("just started").isFalse();
+        now.addAndGet(5_000);
+        assertThat(watch.renewDue(5_000)).as("never fed, quiet for the period").isTrue();
+        assertThat(watch.renewDue(5_000)).as("renewed just now").isFalse();
+        now.addAndGet(4_999);
+        assertThat(watch.renewDue(5_000)).isFalse();
+        now.addAndGet(1);
+        assertThat(watch.renewDue(5_000)).as("a period after the last renewal").isTrue();
+
+        watch.arrived();
+        now.addAndGet(60_000);
+        assertThat(watch.renewDue(5_000)).as("fed, and a delivery being handled").isFalse();
+        watch.handled();
+        assertThat(watch.renewDue(5_000)).as("fed: the broker feeds it, nothing to mend").isFalse();
+        now.addAndGet(FeedWatch.STARVED_AFTER_MS + 1);
+        watch.check();
+        assertThat(watch.fed()).isFalse();
+        assertThat(watch.renewDue(5_000)).as("starved, but the last delivery was less than a period ago").isFalse();
+        now.addAndGet(5_000);
+        assertThat(watch.renewDue(5_000)).isTrue();
+    }
+
+    @Test
     void stillFed_toldAtEveryCheckWhileFed_inOrderWithFedAndStarved() throws Exception {
         List<String> all = new CopyOnWriteArrayList<>();
         FeedWatch still = new FeedWatch(new Feeding() {

@@ -272,8 +272,10 @@ final class MeshController implements AutoCloseable {
         Closer.throwIfAny(failures);
     }
 
-    /** The executor's rounds, logged. */
+    /** The executor's rounds, logged; a delivery that fails every round is told once a minute. */
     private static final class LoggedRounds implements Executor.Listener {
+
+        private final RepeatedFailures failures = new RepeatedFailures(Clock.systemUTC());
 
         @Override
         public void round(Execution.Round round) {
@@ -281,7 +283,8 @@ final class MeshController implements AutoCloseable {
                     d.revision(), d.epoch()));
             round.sent().forEach(id -> LOG.info("build requested build={}", id));
             round.waiting().forEach((node, what) -> LOG.debug("delivery waits node={} for={}", node, what));
-            round.failed().forEach((what, why) -> LOG.warn("delivery failed what={} reason=\"{}\"", what, why));
+            round.failed().forEach((what, why) -> failures.failed(what).ifPresent(line -> LOG.warn(
+                    "delivery failed what={} failures={} reason=\"{}\"", what, line.failures(), why)));
         }
 
         @Override
