@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -33,8 +34,9 @@ import picocli.CommandLine.Spec;
  * {@code mesh-controller genesis --mesh FILE --out DIR [--bundle ARCHIVE]} (DESIGN.md section 12): what a
  * new mesh needs before any controller runs, written offline — each node's first declaration
  * ({@code declarations/<node>.json}, the bytes {@code compose --json} prints for it, whose SHA-256 is its
- * revision), the bundle archive and its {@code sha256sum} file, and {@code inventory.json}, which the first
- * {@code serve} imports ({@code MESH_GENESIS_FILE}).
+ * revision), the bundle archive and its {@code sha256sum} file, {@code inventory.json}, which the first
+ * {@code serve} imports ({@code MESH_GENESIS_FILE}), and the bus's users ({@link BusUsers}): the server's
+ * {@code bus/authorization.conf} and each user's {@code bus/credentials/<user>.json}.
  *
  * <p>All or nothing: everything is checked first (the command line, the mesh file, every node's
  * composition, the archive's digest) and written into a directory beside {@code DIR}, which is renamed to
@@ -46,8 +48,9 @@ import picocli.CommandLine.Spec;
         description = "Writes, offline, what a new mesh needs before any controller runs: each node's first "
                 + "declaration (DIR/declarations/<node>.json), the controller's bundle archive with its SHA-256 "
                 + "(DIR/mesh-controller.tar.gz, DIR/mesh-controller.tar.gz.sha256) and the inventory the first "
-                + "serve imports (DIR/inventory.json, named by MESH_GENESIS_FILE). Nothing is written unless every "
-                + "node composes.",
+                + "serve imports (DIR/inventory.json, named by MESH_GENESIS_FILE), and the bus's users: the NATS server's "
+                + "authorization (DIR/bus/authorization.conf) and each node's and the controller's credentials "
+                + "(DIR/bus/credentials/<user>.json). Nothing is written unless every node composes.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:every file was written",
@@ -59,6 +62,9 @@ public final class GenesisCommand implements Callable<Integer> {
 
     private static final String DECLARATIONS = "declarations";
     private static final String INVENTORY = "inventory.json";
+    private static final String BUS = "bus";
+    private static final String AUTHORIZATION = BUS + "/authorization.conf";
+    private static final String CREDENTIALS = BUS + "/credentials";
 
     private final Optional<Path> bundleDirectory;
 
@@ -79,6 +85,11 @@ public final class GenesisCommand implements Callable<Integer> {
                     + " is beside it, the archive must match it.")
     private Path bundle;
 
+    @Option(names = "--bus-url", paramLabel = "URL",
+            description = "The bus's URL (nats://host:port or tls://host:port), written into each bus credentials "
+                    + "file; without it, add \"url\" to each before use.")
+    private String busUrl;
+
     /**
      * @param bundleDirectory the bundle directory this command runs from (the launcher script's), whose
      *     sibling {@code mesh-controller.tar.gz} is the default archive; empty when not run from a bundle
@@ -91,6 +102,10 @@ public final class GenesisCommand implements Callable<Integer> {
     public Integer call() {
         Path target = out.toAbsolutePath().normalize();
         checkOut(target);
+        if (busUrl != null && !busUrl.matches("(nats|tls)://[^\\s/]+")) {
+            throw new ParameterException(spec.commandLine(), "--bus-url " + busUrl + ": the bus's URL is "
+                    + "nats://host:port or tls://host:port");
+        }
         Path archive = archive();
         MeshFile file;
         try {
@@ -112,7 +127,13 @@ public final class GenesisCommand implements Callable<Integer> {
                     : new CommandException(refusal(composition), new ManifestException(composition.problems()));
         }
         composition.problems().forEach(stdout::println); // warnings only
-        List<String> lines = write(target, archive, file, composition.declarations());
+        BusUsers bus;
+        try {
+            bus = BusUsers.generate(file.nodes().stream().map(MeshFile.Node::name).toList(), new SecureRandom());
+        } catch (IllegalArgumentException e) {
+            throw new CommandException(mesh + ": " + e.getMessage() + "; nothing was written to " + out, e);
+        }
+        List<String> lines = write(target, archive, file, composition.declarations(), bus);
         lines.forEach(stdout::println);
         stdout.flush();
         return 0;
@@ -179,7 +200,8 @@ public final class GenesisCommand implements Callable<Integer> {
      * Writes everything into a new directory beside {@code target}, then renames it to {@code target}
      * (over an empty one): a failure removes the new directory and leaves {@code target} as it was.
      */
-    private List<String> write(Path target, Path archive, MeshFile file, List<Declaration> declarations) {
+    private List<String> write(Path target, Path archive, MeshFile file, List<Declaration> declarations,
+            BusUsers bus) {
         Path parent = Optional.ofNullable(target.getParent()).orElse(target);
         Path staging = null;
         try {
@@ -203,12 +225,13 @@ public final class GenesisCommand implements Callable<Integer> {
             lines.add(INVENTORY + ": " + count(file.nodes().size(), "node") + ", " + count(file.modules().size(),
                     "module") + ", " + count(file.assignments().size(), "assignment") + "; set MESH_GENESIS_FILE to "
                     + "its path for the first serve");
+            writeBus(staging, bus, lines);
             Files.setPosixFilePermissions(staging, PosixFilePermissions.fromString("rwxr-xr-x"));
             // rename(2) replaces an empty directory: checkOut allowed no other.
             Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
             staging = null;
             lines.add("genesis written to " + out + ": " + count(declarations.size(), "declaration")
-                    + ", the bundle archive and the inventory");
+                    + ", the bundle archive, the inventory and " + count(bus.users().size(), "bus user"));
             return lines;
         } catch (IOException e) {
             throw new CommandException("cannot write the genesis to " + out + ": " + e + "; check that " + parent
@@ -218,6 +241,27 @@ public final class GenesisCommand implements Callable<Integer> {
                 remove(staging);
             }
         }
+    }
+
+    /**
+     * The bus's users: the server's authorization block (hashes only, readable by the bus's account once
+     * installed) and each user's credentials, readable by their owner alone.
+     */
+    private void writeBus(Path staging, BusUsers bus, List<String> lines) throws IOException {
+        Path credentials = Files.createDirectories(staging.resolve(CREDENTIALS));
+        Files.setPosixFilePermissions(credentials, PosixFilePermissions.fromString("rwx------"));
+        Files.write(staging.resolve(AUTHORIZATION), bus.authorization());
+        Files.setPosixFilePermissions(staging.resolve(AUTHORIZATION), PosixFilePermissions.fromString("rw-r-----"));
+        lines.add(AUTHORIZATION + ": " + count(bus.users().size(), "user") + " (" + BusUsers.CONTROLLER + " and "
+                + count(bus.users().size() - 1, "node") + "); include it from the bus's server configuration");
+        for (BusUsers.User user : bus.users()) {
+            Path path = credentials.resolve(user.name() + ".json");
+            Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.write(path, BusUsers.credentials(user, Optional.ofNullable(busUrl)));
+        }
+        lines.add(CREDENTIALS + "/: " + count(bus.users().size(), "credentials file") + ", mode 0600: each the "
+                + "bus-nats secret of its node's host (" + BusUsers.CONTROLLER + ".json: the controller's)"
+                + (busUrl == null ? "; add \"url\" to each" : ""));
     }
 
     /** Removes a staging directory after a failure; what cannot be removed is left, the failure stands. */

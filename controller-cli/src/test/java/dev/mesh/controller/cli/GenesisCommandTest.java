@@ -15,6 +15,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
@@ -60,7 +61,9 @@ class GenesisCommandTest {
         assertThat(run.exitCode()).isZero();
         try (Stream<Path> files = Files.walk(out)) {
             assertThat(files.filter(Files::isRegularFile).map(p -> out.relativize(p).toString()).sorted())
-                    .containsExactly("declarations/alpha.json", "declarations/beta.json", "declarations/gamma.json",
+                    .containsExactly("bus/authorization.conf", "bus/credentials/alpha.json", "bus/credentials/beta.json",
+                            "bus/credentials/gamma.json", "bus/credentials/mesh-controller.json",
+                            "declarations/alpha.json", "declarations/beta.json", "declarations/gamma.json",
                             "inventory.json", "mesh-controller.tar.gz", "mesh-controller.tar.gz.sha256");
         }
         JsonNode composed = JSON.readTree(Cli.run("compose", "--mesh", MESH, "--json").out()).get("declarations");
@@ -80,10 +83,55 @@ class GenesisCommandTest {
         assertThat(Files.readString(out.resolve("mesh-controller.tar.gz.sha256")))
                 .isEqualTo(sha256(ARCHIVE) + "  mesh-controller.tar.gz\n");
         assertThat(run.lines().getLast()).isEqualTo("genesis written to " + out
-                + ": 3 declarations, the bundle archive and the inventory");
+                + ": 3 declarations, the bundle archive, the inventory and 4 bus users");
         try (Stream<Path> siblings = Files.list(dir)) {
             assertThat(siblings.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("build", "genesis");
         }
+    }
+
+    @Test
+    void genesis_busUsers_eachNodePublishesItsOwnFactsOnly_passwordsOnlyInTheirOwnerOnlyCredentialsFiles()
+            throws Exception {
+        Path out = dir.resolve("genesis");
+        Cli.Run run = run("genesis", "--mesh", MESH, "--out", out.toString(), "--bus-url", "nats://10.20.0.13:4222");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+
+        String authorization = Files.readString(out.resolve("bus/authorization.conf"));
+        assertThat(authorization).contains("{user: \"alpha\", password: \"$2a$11$")
+                .contains("permissions: {publish: {allow: [\"mesh.nodes.alpha.facts\"]}, subscribe: {deny: [\">\"]}}")
+                .contains("{user: \"mesh-controller\", password: \"$2a$11$")
+                .contains("permissions: {publish: {allow: [\"mesh.events.>\"]}, subscribe: {allow: "
+                        + "[\"mesh.nodes.*.facts\"]}}");
+        for (String user : List.of("mesh-controller", "alpha", "beta", "gamma")) {
+            Path file = out.resolve("bus/credentials/" + user + ".json");
+            assertThat(Files.getPosixFilePermissions(file)).as(user)
+                    .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+            JsonNode credentials = JSON.readTree(file.toFile());
+            assertThat(credentials.propertyNames()).containsExactly("url", "user", "password");
+            assertThat(credentials.get("url").asString()).isEqualTo("nats://10.20.0.13:4222");
+            assertThat(credentials.get("user").asString()).isEqualTo(user);
+            String password = credentials.get("password").asString();
+            assertThat(password).hasSize(32);
+            assertThat(authorization).as("no password in the server's file").doesNotContain(password);
+            assertThat(run.out()).doesNotContain(password);
+            String hash = authorization.lines().filter(l -> l.contains("{user: \"" + user + "\""))
+                    .map(l -> l.replaceFirst(".*password: \"([^\"]+)\".*", "$1")).findFirst().orElseThrow();
+            assertThat(org.mindrot.jbcrypt.BCrypt.checkpw(password, hash)).as(user + "'s hash is of its password")
+                    .isTrue();
+        }
+        assertThat(Files.getPosixFilePermissions(out.resolve("bus/credentials")))
+                .isEqualTo(PosixFilePermissions.fromString("rwx------"));
+        assertThat(run.out()).contains("bus/authorization.conf: 4 users (mesh-controller and 3 nodes)");
+    }
+
+    @Test
+    void genesis_busUrlNotANatsUrl_isAUsageError() {
+        Cli.Run run = run("genesis", "--mesh", MESH, "--out", dir.resolve("genesis").toString(), "--bus-url",
+                "http://10.20.0.13:4222");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--bus-url http://10.20.0.13:4222: the bus's URL is nats://host:port or "
+                + "tls://host:port");
+        assertThat(dir.resolve("genesis")).doesNotExist();
     }
 
     @Test

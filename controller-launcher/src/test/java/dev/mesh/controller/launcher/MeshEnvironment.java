@@ -83,6 +83,11 @@ final class MeshEnvironment implements AutoCloseable {
         return Map.copyOf(env);
     }
 
+    /** Sets a variable of the environment {@code serve} reads, e.g. another {@code MESH_BUS_NATS_FILE}. */
+    void put(String variable, String value) {
+        env.put(variable, value);
+    }
+
     /** @return the environment, checked as {@code serve} checks it */
     Config.Serve config() {
         return Config.forServe(env);

@@ -4,6 +4,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.ShutdownSignalException;
+import io.nats.client.ErrorListener;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.io.IOException;
@@ -38,15 +39,29 @@ final class Connections {
         }
     }
 
-    /** @throws SimulationException when the server does not answer */
+    /** @throws SimulationException when the server does not answer, or refuses the user */
     static io.nats.client.Connection nats(NatsSettings nats, String name) {
-        Options options = Options.builder().server(nats.url()).connectionName(name)
-                .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(-1).reconnectWait(Duration.ofSeconds(1))
-                .build();
+        return nats(nats, name, null);
+    }
+
+    /**
+     * @param errors told what the server reports on the connection (a permissions violation, say), or {@code null}
+     * @throws SimulationException when the server does not answer, or refuses the user
+     */
+    static io.nats.client.Connection nats(NatsSettings nats, String name, ErrorListener errors) {
+        Options.Builder builder = Options.builder().server(nats.url()).connectionName(name)
+                .connectionTimeout(Duration.ofSeconds(5)).maxReconnects(-1).reconnectWait(Duration.ofSeconds(1));
+        if (!nats.user().isEmpty()) {
+            builder.userInfo(nats.user(), nats.password());
+        }
+        if (errors != null) {
+            builder.errorListener(errors);
+        }
         try {
-            return Nats.connect(options);
+            return Nats.connect(builder.build());
         } catch (IOException e) {
-            throw new SimulationException("cannot connect to NATS at " + nats.url() + " (" + e + "); is nats-server up?", e);
+            throw new SimulationException("cannot connect to NATS at " + nats.url() + (nats.user().isEmpty() ? ""
+                    : " as " + nats.user()) + " (" + e + "); is nats-server up, and does it know the user?", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SimulationException("interrupted while connecting to NATS at " + nats.url(), e);
