@@ -1,6 +1,7 @@
 package dev.mesh.controller.simhost;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -10,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A local lab: starts simulated hosts (and optionally builders) until Ctrl-C.
@@ -17,25 +21,30 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  * java -cp … dev.mesh.controller.simhost.Lab --nodes n1,n2,n3 --broker 127.0.0.1:5672 --vhost / \
  *     --nats nats://127.0.0.1:4222 [--password P | --user U --password P] [--system debian-12] \
- *     [--prefix it.] [--interval 5s] [--apply 1s] [--builders debian-12,arch --builder-user B --builder-password P]
+ *     [--prefix it.] [--interval 5s] [--apply 1s] [--builders debian-12,arch --builder-user B --builder-password P] \
+ *     [--bus-credentials DIR]
  * </pre>
  *
  * Each host connects as the broker user named like its node (password {@code --password}, by default the
  * node's name), because the controller accepts a host's report only from the node's own principal.
  * {@code --user} makes every host connect as that one user: the broker is then happy, the controller
  * rejects the reports of every node but the one named like the user. Node {@code i} (from 1) reports the
- * address {@code 10.0.0.i}.
+ * address {@code 10.0.0.i}. With {@code --bus-credentials DIR} (genesis's {@code bus/credentials}), each host
+ * connects to NATS as the user of {@code DIR/<node>.json}, as a host on a bus with authorization does.
  */
 public final class Lab {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     static final String USAGE = """
             usage: Lab --nodes N1,N2,… --broker HOST:PORT --vhost VHOST --nats nats://HOST:PORT
                        [--password P | --user U --password P] [--system SYSTEM] [--prefix PREFIX.]
-                       [--interval 5s] [--apply 1s] [--builders SYSTEM,… --builder-user U --builder-password P]""";
+                       [--interval 5s] [--apply 1s] [--builders SYSTEM,… --builder-user U --builder-password P]
+                       [--bus-credentials DIR]""";
 
     private static final List<String> FLAGS = List.of("--nodes", "--broker", "--vhost", "--nats", "--user",
             "--password", "--system", "--prefix", "--interval", "--apply", "--builders", "--builder-user",
-            "--builder-password", "--controller");
+            "--builder-password", "--controller", "--bus-credentials");
 
     private Lab() {
     }
@@ -141,7 +150,9 @@ public final class Lab {
             String node = nodes.get(i);
             BrokerSettings as = new BrokerSettings(broker[0], port, vhost, Objects.requireNonNullElse(user, node),
                     flags.getOrDefault("--password", node));
-            hosts.add(HostSettings.of(node, "10.0.0." + (i + 1), system, as, nats, controller).withFactsInterval(interval)
+            NatsSettings bus = flags.containsKey("--bus-credentials")
+                    ? busUser(nats, Path.of(flags.get("--bus-credentials")), node) : nats;
+            hosts.add(HostSettings.of(node, "10.0.0." + (i + 1), system, as, bus, controller).withFactsInterval(interval)
                     .withApplyTime(apply));
         }
         List<String> builders = flags.containsKey("--builders") ? list(flags.get("--builders")) : List.of();
@@ -151,6 +162,25 @@ public final class Lab {
                     required(flags, "--builder-password"));
         }
         return new Plan(hosts, builders, builderBroker);
+    }
+
+    /** The node's bus user from genesis's credentials file {@code DIR/<node>.json}: its user and password. */
+    private static NatsSettings busUser(NatsSettings nats, Path directory, String node) {
+        Path file = directory.resolve(node + ".json");
+        JsonNode credentials;
+        try {
+            credentials = JSON.readTree(file.toFile());
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("--bus-credentials: cannot read " + file + " (" + e.getOriginalMessage()
+                    + "); give genesis's bus/credentials directory, which holds <node>.json for every node");
+        }
+        String user = credentials.path("user").asString("");
+        String password = credentials.path("password").asString("");
+        if (user.isEmpty() || password.isEmpty()) {
+            throw new IllegalArgumentException("--bus-credentials: " + file + " has no \"user\" and \"password\"; "
+                    + "it should be the file genesis wrote for " + node);
+        }
+        return nats.withUser(user, password);
     }
 
     private static String required(Map<String, String> flags, String flag) {

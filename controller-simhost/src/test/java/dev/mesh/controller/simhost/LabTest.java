@@ -3,9 +3,12 @@ package dev.mesh.controller.simhost;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LabTest {
 
@@ -43,6 +46,27 @@ class LabTest {
         assertThat(plan.hosts().getFirst().nats().subjectPrefix()).isEqualTo("lab.");
         assertThat(plan.builders()).containsExactly("arch", "debian-12");
         assertThat(plan.builderBroker().user()).isEqualTo("builder");
+    }
+
+    @Test
+    void parse_busCredentials_eachHostConnectsToNatsAsItsOwnBusUser(@TempDir Path dir) throws Exception {
+        for (String node : List.of("n1", "n2", "n3")) {
+            Files.writeString(dir.resolve(node + ".json"), "{\"user\": \"" + node + "\", \"password\": \"pw-" + node
+                    + "\"}");
+        }
+        Lab.Plan plan = Lab.parse(concat(BASE, "--bus-credentials", dir.toString()));
+
+        assertThat(plan.hosts()).extracting(h -> h.nats().user()).containsExactly("n1", "n2", "n3");
+        assertThat(plan.hosts()).extracting(h -> h.nats().password()).containsExactly("pw-n1", "pw-n2", "pw-n3");
+        assertThat(plan.hosts().getFirst().nats().toString()).doesNotContain("pw-n1");
+
+        Files.delete(dir.resolve("n2.json"));
+        assertThatThrownBy(() -> Lab.parse(concat(BASE, "--bus-credentials", dir.toString())))
+                .hasMessageStartingWith("--bus-credentials: cannot read " + dir.resolve("n2.json"));
+        Files.writeString(dir.resolve("n2.json"), "{\"user\": \"n2\"}");
+        assertThatThrownBy(() -> Lab.parse(concat(BASE, "--bus-credentials", dir.toString())))
+                .hasMessage("--bus-credentials: " + dir.resolve("n2.json") + " has no \"user\" and \"password\"; "
+                        + "it should be the file genesis wrote for n2");
     }
 
     @Test
