@@ -296,8 +296,17 @@ public final class BrokerVerbs implements AutoCloseable {
             settle(channel, tag, true, false);
             return;
         }
+        byte[] reply = response.get();
+        if (reply.length > Broker.MAX_BODY_BYTES) {
+            // The broker would refuse it (its max_message_size), and every redelivery the same: say so instead.
+            LOG.warn("broker verb answer too large bytes={} limit={} messageId={}", reply.length, Broker.MAX_BODY_BYTES,
+                    properties.getMessageId());
+            reply = McpDispatcher.instead(reply, new VerbException(VerbException.Code.INVALID, "the answer is "
+                    + reply.length + " bytes, over the " + Broker.MAX_BODY_BYTES + " bytes a message on the broker may "
+                    + "hold; ask for less, or call the verb over HTTP (serve --http)", ""));
+        }
         try {
-            through.send(replyTo, properties.getCorrelationId(), response.get(), lifecycle.status());
+            through.send(replyTo, properties.getCorrelationId(), reply, lifecycle.status());
             settle(channel, tag, true, false);
             slow(properties, started, answered);
         } catch (BusException e) {

@@ -6,6 +6,7 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Delivery;
 import dev.mesh.controller.core.Assignment;
+import dev.mesh.controller.core.Node;
 import dev.mesh.controller.mcp.Envelope;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -245,6 +246,26 @@ class BrokerVerbsIT {
         // Seen: the request waits in the new queue until the consumer is back (after 1 s), then is answered.
         assertThat(body(guest.call(guest.request("m-2").build(), call("status"))).at("/result/isError").asBoolean())
                 .isFalse();
+    }
+
+    @Test
+    void answerOverTheBrokersLimit_isRefusedWithATooLargeToolError_notRetriedUntilDeadLettered() throws Exception {
+        // Enough nodes that the nodes verb's answer (about 170 bytes each, twice: text and structured) is over 4 MiB.
+        for (int i = 0; i < 15_000; i++) {
+            controller.inventory.report(new Node("node-" + i + "-" + "x".repeat(40), "10.1." + (i / 250) + "."
+                    + (i % 250), "debian-12"));
+        }
+        BlockingQueue<Delivery> dead = deadLetters();
+
+        Delivery reply = guest.call(guest.request("m-big").build(), call("nodes"));
+
+        JsonNode result = body(reply).path("result");
+        assertThat(result.path("isError").asBoolean()).as(new String(reply.getBody(), 0, 300)).isTrue();
+        assertThat(result.path("structuredContent").path("code").asString()).isEqualTo("invalid");
+        assertThat(result.path("structuredContent").path("message").asString()).startsWith("the answer is ")
+                .contains("over the 4194304 bytes a message on the broker may hold");
+        assertThat(reply.getBody().length).isLessThan(1_000);
+        assertThat(dead.poll(1, TimeUnit.SECONDS)).as("answered, not dead-lettered").isNull();
     }
 
     @Test

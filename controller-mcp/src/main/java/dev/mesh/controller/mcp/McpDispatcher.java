@@ -16,7 +16,9 @@ import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -41,6 +43,8 @@ public final class McpDispatcher {
 
     private static final Logger LOG = LoggerFactory.getLogger(McpDispatcher.class);
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    /** Reads this dispatcher's own responses back, whatever their size (the requests' reader bounds them). */
+    private static final JsonMapper LARGE = JsonMapper.builder().build();
     private static final Set<String> VERB_NAMES = Set.copyOf(Verbs.names());
 
     private final Verbs verbs;
@@ -242,6 +246,30 @@ public final class McpDispatcher {
                     envelope.principal(), cause.getClass().getSimpleName(), cause.getMessage());
         }
         return failure;
+    }
+
+    /**
+     * What to answer instead of {@code response} when the transport cannot carry it (over the broker's limit on a
+     * message's size, say): a response of the same id that says why — for a tool's result, the tool error {@code
+     * why} (a result with {@code isError}); for any other response, a JSON-RPC error {@code -32603} with its
+     * message.
+     *
+     * @param response the response as {@link #dispatch(byte[], Envelope)} gave it
+     * @param why what to tell the caller, and how to fix it
+     * @return the response to send, UTF-8 JSON on one line
+     */
+    public static byte[] instead(byte[] response, VerbException why) {
+        Objects.requireNonNull(why, "why");
+        JsonNode read;
+        try {
+            read = LARGE.readTree(Objects.requireNonNull(response, "response"));
+        } catch (JacksonException e) {
+            read = NODES.missingNode(); // a response is this dispatcher's own JSON; nothing else is expected
+        }
+        JsonNode id = read.path("id").isMissingNode() ? NODES.nullNode() : read.path("id");
+        boolean toolResult = read.path("result").has("isError");
+        return JsonRpc.write(toolResult ? JsonRpc.result(id, toolResult(toolError(why), true))
+                : JsonRpc.error(id, -32603, why.getMessage()));
     }
 
     /**

@@ -77,6 +77,31 @@ class McpDispatcherTest {
         return structured;
     }
 
+    // --- an answer a transport cannot carry
+
+    @Test
+    void instead_ofAToolResult_isTheToolErrorWithTheSameId() {
+        byte[] answer = dispatcher.dispatch(("{\"jsonrpc\": \"2.0\", \"id\": \"big-1\", \"method\": \"tools/call\", "
+                + "\"params\": {\"name\": \"nodes\", \"arguments\": {}}}").getBytes(StandardCharsets.UTF_8),
+                Envelope.of("tester")).orElseThrow();
+        JsonNode instead = Fixtures.JSON.readTree(McpDispatcher.instead(answer, new VerbException(
+                VerbException.Code.INVALID, "the answer is too large; call it over HTTP", "")));
+
+        assertThat(instead.get("id")).isEqualTo(id("\"big-1\""));
+        JsonNode structured = assertToolError(instead, "invalid");
+        assertThat(structured.path("message").asString()).isEqualTo("the answer is too large; call it over HTTP");
+    }
+
+    @Test
+    void instead_ofAnotherResponse_isAJsonRpcErrorWithTheSameId() {
+        byte[] answer = dispatcher.dispatch("{\"jsonrpc\": \"2.0\", \"id\": 41, \"method\": \"tools/list\"}"
+                .getBytes(StandardCharsets.UTF_8), Envelope.of("tester")).orElseThrow();
+        JsonNode instead = Fixtures.JSON.readTree(McpDispatcher.instead(answer, new VerbException(
+                VerbException.Code.INVALID, "too large", "")));
+
+        assertError(instead, id("41"), -32603, "too large");
+    }
+
     // --- initialize, ping, notifications, tools/list
 
     @Test
