@@ -1,9 +1,11 @@
 package dev.mesh.controller.bus;
 
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.AuthenticationFailureException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.TopologyRecoveryException;
 import com.rabbitmq.client.impl.ForgivingExceptionHandler;
 import dev.mesh.controller.bus.BrokerSettings.Transport;
@@ -114,6 +116,46 @@ public final class Broker implements AutoCloseable {
     /** @return the settings it connected with */
     public BrokerSettings settings() {
         return settings;
+    }
+
+    /**
+     * Whether the broker refuses a message body over {@link #MAX_BODY_BYTES}, as the mesh's broker module
+     * configures it ({@code max_message_size}; docs/security.md, "Bounded bodies"). Neither the management API
+     * nor AMQP tells the setting, so this asks the broker itself: it publishes one byte more than that, to the
+     * default exchange and no queue, on a channel of its own in confirm mode, and sees whether the broker closes
+     * the channel for it (406, refused) or confirms it (taken, and dropped: no queue has the name). Costs that
+     * many bytes sent once.
+     *
+     * @return {@code true} when the broker refuses such a body, {@code false} when it takes it
+     * @throws BusException when the broker says neither within 5 s, or the channel fails otherwise
+     */
+    public boolean refusesLargeBodies() {
+        Channel channel = null;
+        try {
+            channel = connection.createChannel();
+            channel.confirmSelect();
+            channel.basicPublish("", "mesh-controller.body-limit-probe", false, new AMQP.BasicProperties.Builder()
+                    .deliveryMode(1).build(), new byte[MAX_BODY_BYTES + 1]);
+            channel.waitForConfirmsOrDie(CONNECT_TIMEOUT_MS);
+            return false;
+        } catch (ShutdownSignalException | IOException e) {
+            ShutdownSignalException signal = e instanceof ShutdownSignalException s ? s
+                    : e.getCause() instanceof ShutdownSignalException s ? s : null;
+            if (signal != null && !signal.isHardError() && signal.getReason() instanceof AMQP.Channel.Close close
+                    && close.getReplyCode() == AMQP.PRECONDITION_FAILED) {
+                return true;
+            }
+            throw new BusException("cannot tell whether the broker at " + settings.where() + " refuses bodies over "
+                    + MAX_BODY_BYTES + " bytes: " + reason(e), e);
+        } catch (TimeoutException e) {
+            throw new BusException("the broker at " + settings.where() + " neither confirmed nor refused a body of "
+                    + (MAX_BODY_BYTES + 1) + " bytes in " + CONNECT_TIMEOUT_MS + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BusException("interrupted while asking the broker about its body limit", e);
+        } finally {
+            abort(channel);
+        }
     }
 
     /** @return the connection, for the topology and the transports of this package */

@@ -57,6 +57,24 @@ class BodyLimitsIT {
     }
 
     @Test
+    void refusesLargeBodies_tellsTheBrokersSetting() {
+        assertThat(broker.refusesLargeBodies()).as("RabbitMQ's default max_message_size, 128 MiB").isFalse();
+        brokerLimitWas = RabbitVhost.maxMessageSize(Broker.MAX_BODY_BYTES);
+        assertThat(broker.refusesLargeBodies()).as("max_message_size = 4194304, as the broker module sets").isTrue();
+        RabbitVhost.maxMessageSize(Broker.MAX_BODY_BYTES + 1);
+        assertThat(broker.refusesLargeBodies()).as("one byte more: the probe is at the limit").isFalse();
+        // The connection is left as it was: the verbs are answered.
+        RabbitVhost.maxMessageSize(brokerLimitWas);
+        brokerLimitWas = -1;
+        try (Caller caller = new Caller(vhost.name(), "guest", "guest")) {
+            assertThat(JSON.readTree(caller.call(caller.request("m-1").build(), STATUS).getBody())
+                    .at("/result/isError").asBoolean()).isFalse();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void withTheBrokersLimit_a50MbRequestIsRefusedAtItsPublisher_andStatusIsAnswered() throws Exception {
         brokerLimitWas = RabbitVhost.maxMessageSize(Broker.MAX_BODY_BYTES);
         guest = new Caller(vhost.name(), "guest", "guest");

@@ -126,6 +126,7 @@ final class MeshController implements AutoCloseable {
 
             Broker broker = opened.open(Broker.connect(brokerSettings(config), instance));
             Topology.declare(broker);
+            checkBodyLimit(broker);
             // With the management API, the active controller owns what every principal may do on the broker.
             Optional<PermissionsKeeper> keeper = config.management().map(management -> opened.open(
                     PermissionsKeeper.start(permissions(management, broker.settings()), principals, store.inventory(),
@@ -270,6 +271,28 @@ final class MeshController implements AutoCloseable {
         failures.addAll(opened.closeAll());
         LOG.info("controller stopped mode=mesh instance={}", instance);
         Closer.throwIfAny(failures);
+    }
+
+    /**
+     * Tells, off the start's path, whether the broker refuses bodies over the controller's limit, as the mesh's
+     * broker module configures it: a WARN when it does not (a large body then costs the controller a dropped
+     * connection per delivery, docs/security.md), nothing more; the answer does not stop {@code serve}.
+     */
+    private static void checkBodyLimit(Broker broker) {
+        Thread.ofVirtual().name("mesh-body-limit").start(() -> {
+            try {
+                if (broker.refusesLargeBodies()) {
+                    LOG.debug("broker refuses bodies over the controller's limit maxBodyBytes={}", Broker.MAX_BODY_BYTES);
+                } else {
+                    LOG.warn("broker takes bodies over the controller's limit maxBodyBytes={} at={}; set "
+                            + "max_message_size = {} in the broker's rabbitmq.conf (docs/security.md, \"Bounded "
+                            + "bodies\"): a larger message then never reaches a queue", Broker.MAX_BODY_BYTES,
+                            broker.settings().where(), Broker.MAX_BODY_BYTES);
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("broker body limit not known reason=\"{}\"", e.getMessage());
+            }
+        });
     }
 
     /** The executor's rounds, logged; a delivery that fails every round is told once a minute. */
