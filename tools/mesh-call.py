@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Calls one verb of the mesh's controller over RabbitMQ, as DESIGN.md section 8 has it, and prints the
+"""Calls one verb of the mesh's controller over RabbitMQ, as docs/design.md section 8 has it, and prints the
 JSON-RPC response on standard output. A client of the wire contract written without the controller's
 code (Python and pika, from Debian's python3-pika): the integration tests use it to check that a
 client that is not Java is answered.

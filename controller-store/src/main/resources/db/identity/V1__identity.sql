@@ -1,4 +1,4 @@
--- The identity database (DESIGN.md section 9): who may call which verb. A principal is the
+-- The identity database (docs/design.md section 9): who may call which verb. A principal is the
 -- broker-validated user id of a caller; reads are open to any known principal, mutating verbs need
 -- a grant. Kept to DDL that jOOQ's DDLDatabase reads: the jOOQ classes are generated from this file.
 

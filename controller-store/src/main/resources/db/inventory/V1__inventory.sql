@@ -1,4 +1,4 @@
--- The inventory database (DESIGN.md section 9): the controller's record of the mesh.
+-- The inventory database (docs/design.md section 9): the controller's record of the mesh.
 -- Names that the controller lists in order (nodes, modules, assignments) use the "C" collation, so
 -- PostgreSQL sorts them as Java sorts strings, whatever the database's locale.
 -- Kept to DDL that jOOQ's DDLDatabase reads: the jOOQ classes are generated from this file.

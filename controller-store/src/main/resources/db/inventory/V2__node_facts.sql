@@ -1,4 +1,4 @@
--- What hosts report about their nodes every 5 s on mesh.nodes.<node>.facts (DESIGN.md section 8),
+-- What hosts report about their nodes every 5 s on mesh.nodes.<node>.facts (docs/design.md section 8),
 -- the latest report per node, beside the node it upserts. A node added without facts (from a
 -- mesh file, by a tool) has never been heard from: last_seen_at and processes are null, together.
 -- Kept to DDL that jOOQ's DDLDatabase reads: the jOOQ classes are generated from this file.

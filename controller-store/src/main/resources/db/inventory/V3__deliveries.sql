@@ -1,5 +1,5 @@
 -- What the controller delivered to the hosts, what the hosts reported failing, and which requested
--- builds were sent to the builders (DESIGN.md section 8): recorded, so that a successor neither skips
+-- builds were sent to the builders (docs/design.md section 8): recorded, so that a successor neither skips
 -- nor repeats a delivery or a build.
 -- Kept to DDL that jOOQ's DDLDatabase reads: the jOOQ classes are generated from this file.
 

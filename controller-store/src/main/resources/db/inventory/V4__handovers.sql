@@ -1,4 +1,4 @@
--- Every handover of the plan lock (DESIGN.md section 10; issue 13): who took it from whom, with which
+-- Every handover of the plan lock (docs/design.md section 10; issue 13): who took it from whom, with which
 -- epochs, when the one before let go and how long no one held it. One row per epoch taken, written in
 -- the transaction that increments leadership.epoch.
 -- Kept to DDL that jOOQ's DDLDatabase reads: the jOOQ classes are generated from this file.

@@ -1,4 +1,4 @@
--- The licences database (DESIGN.md section 9): per module, on how many nodes it may be assigned
+-- The licences database (docs/design.md section 9): per module, on how many nodes it may be assigned
 -- and until when. A module without a row is not limited. Kept to DDL that jOOQ's DDLDatabase
 -- reads: the jOOQ classes are generated from this file.
 

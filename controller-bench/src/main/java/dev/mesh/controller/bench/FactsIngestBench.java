@@ -26,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
  * its batching writer) into the real PostgreSQL inventory ({@link BenchStore}'s fenced {@code
  * PgInventory}, 10,000 nodes), beside the floor: a NATS subscriber on the same subjects that only parses
  * each message (Jackson's {@code readTree}) and counts it. A publisher in the same process (its own
- * connection, plain jnats) sends what hosts send (DESIGN.md section 8): {@code <prefix>mesh.nodes.<node>.facts},
+ * connection, plain jnats) sends what hosts send (docs/design.md section 8): {@code <prefix>mesh.nodes.<node>.facts},
  * 5 to 10 processes each, {@code at} the time of sending.
  *
  * <ol>

@@ -28,7 +28,7 @@ import javax.sql.DataSource;
  * the controller's module: three databases of the run's own on the local PostgreSQL ({@code
  * mesh_ho_<random>_inventory}, …), migrated by the bundle's {@code prepare}; a RabbitMQ virtual host
  * of the run's own ({@link Loopback}), the controller as {@code guest}; the local NATS; the credentials
- * files and ports of DESIGN.md section 11 in the run's directory; and {@code guest} granted every verb
+ * files and ports of docs/design.md section 11 in the run's directory; and {@code guest} granted every verb
  * with the bundle's {@code grant}. {@link #close()} drops the databases and the virtual host.
  */
 final class HandoverMesh implements AutoCloseable {

@@ -10,7 +10,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads a message body as DESIGN.md section 8 has every body: UTF-8 JSON, one value. Says what is
+ * Reads a message body as docs/design.md section 8 has every body: UTF-8 JSON, one value. Says what is
  * wrong without quoting the body (Jackson's messages do, and bodies are not to be logged).
  *
  * <p>Stateless; thread-safe.

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One AMQP connection to the broker, for the topology and the transports on it. AMQP heartbeats every
- * {@value #HEARTBEAT_SECONDS} s, so a broker or a controller that froze is found in seconds (DESIGN.md
+ * {@value #HEARTBEAT_SECONDS} s, so a broker or a controller that froze is found in seconds (docs/design.md
  * section 10), and the client's automatic recovery with topology recovery: after a dropped connection
  * the client reconnects every {@value #RECOVERY_INTERVAL_MS} ms and restores channels and consumers. Over
  * {@link Transport.Tls TLS}, the broker's certificate must chain to the one CA of the settings and be made

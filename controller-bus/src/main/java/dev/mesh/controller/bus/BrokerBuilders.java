@@ -13,7 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Core's {@link Builders} on the broker (DESIGN.md section 8, "Builds"): publishes a build order to
+ * Core's {@link Builders} on the broker (docs/design.md section 8, "Builds"): publishes a build order to
  * {@link Topology#BUILDS} with the artifact's {@code system} as routing key, persistent, content type
  * {@code application/json}, header {@code epoch}, and body {@code {"build", "module", "version",
  * "artifact", "kind", "language", "system", "from", "binary"}}. Each order is published {@code mandatory}

@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Core's {@link Consumers} port on the broker (DESIGN.md section 10): this controller's single-active consumer
+ * Core's {@link Consumers} port on the broker (docs/design.md section 10): this controller's single-active consumer
  * of {@link Topology#VERBS}, {@link BrokerVerbs}, with its ticks. {@link #start} starts the transport and tells
  * the listener what its {@link Feeding} is told ({@link Feeding#stillFed()}, every tick period while fed, as
  * {@link Listener#fed()} again); {@link #handOver()} is {@link BrokerVerbs#stopConsuming()}

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Core's {@link Deliveries} on the broker (DESIGN.md section 8, "Declarations"): publishes a node's
+ * Core's {@link Deliveries} on the broker (docs/design.md section 8, "Declarations"): publishes a node's
  * declaration to {@link Topology#DECLARATIONS} with the node's name as routing key, persistent, content type
  * {@code application/json}, {@code user_id} the controller's own broker user (which the broker checks is the
  * connection's: a host accepts a declaration from that user alone), headers {@code revision} and {@code epoch}, and

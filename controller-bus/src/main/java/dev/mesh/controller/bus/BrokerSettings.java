@@ -10,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Where the broker is, who the controller is on it and how the connection is carried (DESIGN.md
+ * Where the broker is, who the controller is on it and how the connection is carried (docs/design.md
  * section 11: {@code MESH_BROKER_ADDRESS_FILE} and {@code …_PORT}, {@code MESH_BROKER_CERTIFICATE}, which
  * the launcher reads). Checked once, here; {@code toString()} never shows the password.
  *

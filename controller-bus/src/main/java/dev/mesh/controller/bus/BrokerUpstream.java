@@ -21,7 +21,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A caller of the verbs over the broker (DESIGN.md section 8), for {@code mesh-controller mcp} in a
+ * A caller of the verbs over the broker (docs/design.md section 8), for {@code mesh-controller mcp} in a
  * mesh: each JSON-RPC message is published to the default exchange with routing key
  * {@code mesh-controller.verbs}, {@code reply_to} {@code amq.rabbitmq.reply-to}, a fresh
  * {@code correlation_id}, {@code user_id} the connection's user and a fresh {@code message_id} (so a

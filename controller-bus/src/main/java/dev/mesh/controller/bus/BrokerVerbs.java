@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The verbs' broker transport (DESIGN.md section 8, "Verbs over the broker"): consumes
+ * The verbs' broker transport (docs/design.md section 8, "Verbs over the broker"): consumes
  * {@link Topology#VERBS} and hands each request to the {@link McpDispatcher}, with the broker-validated
  * {@code user_id} as the principal and the {@code message_id} as the request id. The reply goes to the
  * default exchange with routing key {@code reply_to}, the request's {@code correlation_id}, headers
@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * {@value Subscription#REOPEN_PAUSE_MS} ms ({@link Subscription}); a dropped connection is the client's
  * automatic recovery's.
  *
- * <p>Which controller the broker feeds (DESIGN.md section 10; RabbitMQ 3.10 does not tell a single active
+ * <p>Which controller the broker feeds (docs/design.md section 10; RabbitMQ 3.10 does not tell a single active
  * consumer it became active): started with a {@link Feeding}, the transport publishes a tick to the verbs'
  * queue every {@value Ticks#PERIOD_MS} ms ({@link Ticks}) and tells the listener {@link Feeding#fed()} at the
  * first delivery (a tick or a verb) and {@link Feeding#starved()} when nothing arrived for {@value
@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * <p>Two lanes: reads (and what is rejected) are answered one at a time on the client's consumer thread;
  * mutating verbs ({@code tools/call} of one) one at a time, in the order they arrived, on a thread of their own,
  * each acknowledged there. A mutation waiting for activation, or slow to run, never holds the reads behind it
- * (DESIGN.md section 10: read verbs never wait for the lock); a read is answered from the state of its time,
+ * (docs/design.md section 10: read verbs never wait for the lock); a read is answered from the state of its time,
  * so a caller that reads its own change waits for the change's reply first (docs/bus.md). {@link #close()} and
  * {@link #stopConsuming()} are thread-safe.
  */
@@ -273,7 +273,7 @@ public final class BrokerVerbs implements AutoCloseable {
             return;
         }
         if (read instanceof Bodies.Body.Unreadable unreadable) {
-            // DESIGN.md section 8: a message that cannot be read is dead at once, never answered or retried.
+            // docs/design.md section 8: a message that cannot be read is dead at once, never answered or retried.
             long count = unreadableCount.incrementAndGet();
             if (unreadableLog.due("unreadable")) {
                 LOG.warn("broker verb rejected reason=unreadable problem=\"{}\" messageId={} unreadable={}",
@@ -402,7 +402,7 @@ public final class BrokerVerbs implements AutoCloseable {
     }
 
     /**
-     * Stops consuming ({@code basic.cancel}; DESIGN.md section 10, a planned release): the broker feeds the next
+     * Stops consuming ({@code basic.cancel}; docs/design.md section 10, a planned release): the broker feeds the next
      * consumer at once, while the requests this one holds are still handled and acknowledged here (a mutating
      * one that finds this controller not active is given back to the queue). Tells {@link Feeding#starved()}
      * when fed. Ticks go on until {@link #close()}. Does nothing the second time.
@@ -414,7 +414,7 @@ public final class BrokerVerbs implements AutoCloseable {
     }
 
     /**
-     * Consumes again after {@link #stopConsuming()} ({@code basic.consume}; DESIGN.md section 10, a standby
+     * Consumes again after {@link #stopConsuming()} ({@code basic.consume}; docs/design.md section 10, a standby
      * rejoining): with a single active consumer, the broker feeds this controller only after the consumers that
      * registered before. {@link Feeding#fed()} is told again at the first delivery. Does nothing while consuming.
      */

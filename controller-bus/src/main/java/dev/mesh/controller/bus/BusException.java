@@ -4,7 +4,7 @@ import dev.mesh.controller.manifest.MeshException;
 
 /**
  * A failure of the broker: it cannot be reached, refuses the credentials, holds topology with other
- * arguments than DESIGN.md section 8's, or does not confirm what was published. Its message says what
+ * arguments than docs/design.md section 8's, or does not confirm what was published. Its message says what
  * failed, where (host, virtual host, queue), and how to fix it, and never holds a secret; core's
  * {@code VerbException.from} makes it {@code unavailable} to a verb's caller.
  */

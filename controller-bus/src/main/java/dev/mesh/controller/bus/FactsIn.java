@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The hosts' facts in from NATS (DESIGN.md section 8, docs/bus.md): subscribes to {@code
+ * The hosts' facts in from NATS (docs/design.md section 8, docs/bus.md): subscribes to {@code
  * <prefix>mesh.nodes.*.facts}, reads each message, and hands the facts to {@link Inventory#report(
  * java.util.Collection)} in batches, on one writer thread. A message that cannot be read, or whose
  * subject names another node than its body, is dropped and counted, and logged once per reason per

@@ -15,12 +15,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads one message of {@code mesh.nodes.<node>.facts} (DESIGN.md section 8) into {@link Facts}, or says
+ * Reads one message of {@code mesh.nodes.<node>.facts} (docs/design.md section 8) into {@link Facts}, or says
  * why it is dropped. Unknown fields are ignored. Nothing a store would refuse gets through, so that one message
- * never holds the facts of others (issue 23): the node's name — the subject's, checked before the body is read —
+ * never holds the facts of others: the node's name — the subject's, checked before the body is read —
  * is held to the inventory's grammar ({@link #NODE_NAME}), the address and the system to the inventory's lengths,
- * no string may hold a NUL character (PostgreSQL's text refuses it), and an {@code at} more than {@link #AHEAD} ahead of the controller's clock is dropped (a fact "from the future"
- * would make every genuine one older, and keep a stopped node from turning silent). Thread-safe.
+ * no string may hold a NUL character (PostgreSQL's text refuses it), and an {@code at} more than {@link #AHEAD}
+ * ahead of the controller's clock is dropped (a fact "from the future" would make every genuine one older, and keep
+ * a stopped node from turning silent). Thread-safe.
  */
 final class FactsReader {
 

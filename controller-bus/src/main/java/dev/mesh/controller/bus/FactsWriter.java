@@ -21,9 +21,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A batch the store refuses is split in halves, and those again, down to single facts: the parts it takes are
  * written, and a single fact it refuses while it took others is dropped and counted ({@link #droppedRefused()}) —
- * one fact the store cannot hold (issue 23: a 300-character name, before the reader checked names) never holds
- * the others. When two single facts are refused and nothing was taken, the store is what fails (down, fenced):
- * the batch is kept, those two moved to its end, and tried again with what arrived since after {@link #RETRY}
+ * one fact the store cannot hold never holds the others. When two single facts are refused and nothing was taken,
+ * the store is what fails (down, fenced): the batch is kept, those two moved to its end, and tried again with what arrived since after {@link #RETRY}
  * (about log2 of the batch's size calls each time); at most {@link #MAX_HELD} facts are held, the oldest dropped
  * beyond. A fact taken for refused while the store failed in the middle of a split is lost; its node's next
  * facts come within one interval. Thread-safe.

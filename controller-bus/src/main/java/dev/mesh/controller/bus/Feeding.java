@@ -1,7 +1,7 @@
 package dev.mesh.controller.bus;
 
 /**
- * What the handover is told about the broker's single active consumer of {@link Topology#VERBS} (DESIGN.md
+ * What the handover is told about the broker's single active consumer of {@link Topology#VERBS} (docs/design.md
  * section 10): whether it feeds this controller. RabbitMQ 3.10 does not tell a consumer that it became the
  * active one, so {@link BrokerVerbs} finds out from what arrives: every controller publishes a tick to the
  * verbs' queue every {@value Ticks#PERIOD_MS} ms, and only the active consumer receives ticks and verbs.

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * The verbs that change the mesh ({@link Verbs#mutates}), which over the broker need a
- * {@code message_id} (DESIGN.md section 8): the one property that makes them idempotent there.
+ * {@code message_id} (docs/design.md section 8): the one property that makes them idempotent there.
  *
  * <p>Stateless; thread-safe.
  */

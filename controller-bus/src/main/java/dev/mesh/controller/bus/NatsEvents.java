@@ -24,7 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Core's {@link Events} on NATS (DESIGN.md section 8, "Events"): each event is published on {@code
+ * Core's {@link Events} on NATS (docs/design.md section 8, "Events"): each event is published on {@code
  * <prefix>mesh.events.<kind>} as the JSON object {@code {"kind", "epoch", "instance", "at", …}} — the
  * controller's epoch and instance from its {@link Lifecycle.Status}, {@code at} the clock's instant (RFC
  * 3339, UTC), then the payload's fields, written by Jackson (maps, lists, strings, numbers, booleans, records;

@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the NATS client reports about a controller connection, in the controller's log: one line each through
- * SLF4J, never the client's default {@code java.util.logging} lines (raw {@code SEVERE} text on standard error, as
- * issue 23 found them). A lost connection is WARN and its return INFO; errors and discarded messages are WARN at
+ * SLF4J, never the client's default {@code java.util.logging} lines (raw {@code SEVERE} text on standard error).
+ * A lost connection is WARN and its return INFO; errors and discarded messages are WARN at
  * most once a minute per kind. Thread-safe.
  */
 final class NatsLog implements ErrorListener, ConnectionListener {

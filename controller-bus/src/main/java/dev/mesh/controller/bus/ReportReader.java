@@ -9,7 +9,7 @@ import java.util.Locale;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Reads the body of one message of {@code mesh-controller.reports} (DESIGN.md section 8, "Reports") into
+ * Reads the body of one message of {@code mesh-controller.reports} (docs/design.md section 8, "Reports") into
  * core's {@link Report}, or says why it cannot be read. Unknown fields are ignored. The problem names the
  * field and what it must be, never the value found: the wire contract logs no message content.
  *

@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The hosts' and builders' reports in (DESIGN.md section 8, "Reports"; docs/bus.md): consumes {@link
+ * The hosts' and builders' reports in (docs/design.md section 8, "Reports"; docs/bus.md): consumes {@link
  * Topology#REPORTS} with manual acknowledgements, reads each body ({@link ReportReader}), checks its sender
  * — the broker-validated {@code user_id}: a host's report must come from the user named like its node, a
  * build report from a principal the identity grants {@value #BUILD_VERB} — and hands it to a {@link Sink}.
@@ -103,7 +103,7 @@ public final class ReportsIn implements AutoCloseable {
 
     /** How many reports the broker hands over before the first is acknowledged. */
     public static final int PREFETCH = 16;
-    /** The verb a principal must be granted to report builds (DESIGN.md section 8, "Principals on the wire"). */
+    /** The verb a principal must be granted to report builds (docs/design.md section 8, "Principals on the wire"). */
     public static final String BUILD_VERB = "build";
     /**
      * How long a report the sink could not take waits before it is tried again (unavailable) or goes back to the

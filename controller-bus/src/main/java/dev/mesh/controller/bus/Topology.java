@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller's RabbitMQ topology, DESIGN.md section 8, declared idempotently: every exchange and
+ * The controller's RabbitMQ topology, docs/design.md section 8, declared idempotently: every exchange and
  * queue durable, with the same arguments every time. Each declaration runs on a channel of its own, so
  * one the broker refuses (it closes the channel) does not keep the others from being checked; every
  * refusal is then told at once, one line each, naming the queue or exchange, the argument and the fix.

@@ -1,5 +1,5 @@
 /**
- * The controller on the broker (DESIGN.md section 8, docs/bus.md): the connection
+ * The controller on the broker (docs/design.md section 8, docs/bus.md): the connection
  * ({@link dev.mesh.controller.bus.Broker}, from {@link dev.mesh.controller.bus.BrokerSettings}: plain
  * AMQP on loopback only, else TLS pinned to one CA), the
  * RabbitMQ topology ({@link dev.mesh.controller.bus.Topology}) and the verbs' broker transport

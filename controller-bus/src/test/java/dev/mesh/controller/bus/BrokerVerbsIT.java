@@ -129,7 +129,7 @@ class BrokerVerbsIT {
         try (Caller reader = new Caller(vhost.name(), user, user)) {
             JsonNode reply = body(reader.call(reader.request("m-1").build(), call("status")));
 
-            assertThat(reply.at("/result/isError").asBoolean()).as("reads: any known principal (DESIGN.md "
+            assertThat(reply.at("/result/isError").asBoolean()).as("reads: any known principal (docs/design.md "
                     + "section 7): " + reply).isFalse();
         }
     }
@@ -168,7 +168,7 @@ class BrokerVerbsIT {
     }
 
     /**
-     * DESIGN.md section 8: "a message that cannot be read is rejected without requeue (so it lands in
+     * docs/design.md section 8: "a message that cannot be read is rejected without requeue (so it lands in
      * mesh-controller.dead at once) and counted". A body that is not UTF-8 JSON is such a message: no
      * reply, dead with x-first-death-reason rejected, counted, and the next request is answered.
      */

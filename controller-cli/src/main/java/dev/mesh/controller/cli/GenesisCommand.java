@@ -31,7 +31,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code mesh-controller genesis --mesh FILE --out DIR [--bundle ARCHIVE]} (DESIGN.md section 12): what a
+ * {@code mesh-controller genesis --mesh FILE --out DIR [--bundle ARCHIVE]} (docs/design.md section 12): what a
  * new mesh needs before any controller runs, written offline — each node's first declaration
  * ({@code declarations/<node>.json}, the bytes {@code compose --json} prints for it, whose SHA-256 is its
  * revision), the bundle archive and its {@code sha256sum} file, {@code inventory.json}, which the first

@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 /**
  * Where {@code mesh-controller mcp} forwards to when the environment names a transport other than
  * loopback HTTP: the launcher gives one that connects to the broker when the broker's variables are set
- * (DESIGN.md section 7: over the broker in a mesh, over loopback HTTP in dev mode). This module knows
+ * (docs/design.md section 7: over the broker in a mesh, over loopback HTTP in dev mode). This module knows
  * no broker; it only asks.
  *
  * <p>Implementations are called once per run of {@code mcp}, from its thread.

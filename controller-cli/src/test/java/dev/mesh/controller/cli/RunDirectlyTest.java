@@ -1,6 +1,8 @@
 package dev.mesh.controller.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -11,14 +13,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * {@link MeshCommands#runDirectly}: {@code validate}'s plain form is run without picocli, printing and exiting
@@ -31,7 +30,7 @@ class RunDirectlyTest {
     private static String invalid;
     private static String notJson;
 
-    @BeforeContainer
+    @BeforeAll
     static void files() throws IOException {
         dir = Files.createTempDirectory("run-directly");
         valid = Files.writeString(dir.resolve("valid.json"), "{\"module\": \"demo\", \"version\": \"1.0.0\"}\n")
@@ -41,7 +40,7 @@ class RunDirectlyTest {
         notJson = Files.writeString(dir.resolve("broken.json"), "{\"module\": ").toString();
     }
 
-    @AfterContainer
+    @AfterAll
     static void removeFiles() throws IOException {
         try (var files = Files.list(dir)) {
             for (Path file : files.toList()) {
@@ -64,7 +63,7 @@ class RunDirectlyTest {
         return Optional.of(new Cli.Run(exitCode.getAsInt(), out.toString(), err.toString()));
     }
 
-    @Example
+    @Test
     void plainValidate_isRunDirectly_asPicocliRunsIt() {
         List<List<String>> plain = List.of(List.of("validate", "../manifest.json"),
                 List.of("validate", valid, invalid, notJson, dir.resolve("missing.json").toString()),
@@ -75,7 +74,7 @@ class RunDirectlyTest {
         }
     }
 
-    @Example
+    @Test
     void everyOtherCommandLine_isDeclined() {
         List<List<String>> others = List.of(List.of(), List.of("validate"), List.of("validate", "--json"),
                 List.of("validate", "--help"), List.of("validate", "-h", valid), List.of("validate", "--version"),
@@ -89,19 +88,20 @@ class RunDirectlyTest {
     }
 
     /** Any command line of these words: run directly, it is what picocli makes of it. */
-    @Property(tries = 300)
-    void whatIsRunDirectly_printsAndExitsAsPicocli(@ForAll("commandLines") List<String> args) {
-        direct(args).ifPresent(run -> assertThat(run).as(String.join(" ", args))
-                .isEqualTo(Cli.run(args.toArray(String[]::new))));
+    @Test
+    void whatIsRunDirectly_printsAndExitsAsPicocli() {
+        qt().withExamples(300).forAll(commandLines()).checkAssert(args -> direct(args)
+                .ifPresent(run -> assertThat(run).as(String.join(" ", args))
+                        .isEqualTo(Cli.run(args.toArray(String[]::new)))));
     }
 
-    @Provide
-    Arbitrary<List<String>> commandLines() {
-        Arbitrary<String> word = Arbitraries.of(valid, invalid, notJson, dir.resolve("missing.json").toString(),
+    /** Up to five of these words, after {@code validate} or not. */
+    private static Gen<List<String>> commandLines() {
+        Gen<String> word = Generate.pick(List.of(valid, invalid, notJson, dir.resolve("missing.json").toString(),
                 dir.toString(), "--json", "--JSON", "-h", "--help", "-V", "--", "-", "@" + valid, "", " ", "validate",
-                "compose", "x=y", "--json=false", "nul\0.json", "é.json");
-        Arbitrary<List<String>> rest = word.list().ofMaxSize(5);
-        return Arbitraries.oneOf(rest.map(words -> prepend("validate", words)), rest);
+                "compose", "x=y", "--json=false", "nul\0.json", "é.json"));
+        Gen<List<String>> rest = lists().of(word).ofSizeBetween(0, 5);
+        return Generate.oneOf(rest.map(words -> prepend("validate", words)), rest);
     }
 
     private static List<String> prepend(String first, List<String> words) {

@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * A request that a builder build one artifact of one module version: exactly the body of a message
- * on {@code mesh.builds} (DESIGN.md section 8), routed by {@code system}.
+ * on {@code mesh.builds} (docs/design.md section 8), routed by {@code system}.
  *
  * @param build its id, {@code build:MODULE@VERSION/ARTIFACT}
  * @param module the module

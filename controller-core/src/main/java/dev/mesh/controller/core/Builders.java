@@ -1,7 +1,7 @@
 package dev.mesh.controller.core;
 
 /**
- * Where the controller asks for builds (DESIGN.md section 8: the exchange {@code mesh.builds},
+ * Where the controller asks for builds (docs/design.md section 8: the exchange {@code mesh.builds},
  * routing key the artifact's {@code system}, body the {@link BuildOrder}). A port: the bus will
  * implement it on RabbitMQ; {@code MemoryBuilders} keeps what was sent. Which builds are sent, and
  * how often, is the caller's: it sends a build once per id, and again only after a builder

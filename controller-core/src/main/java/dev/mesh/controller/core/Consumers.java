@@ -3,7 +3,7 @@ package dev.mesh.controller.core;
 import java.time.Duration;
 
 /**
- * This controller's consumers on the controller's queues, as the handover sees them (DESIGN.md
+ * This controller's consumers on the controller's queues, as the handover sees them (docs/design.md
  * section 10). A port: the bus implements it on the broker's single-active consumer; the handover
  * drives the life cycle from what it tells. Every controller consumes; the broker feeds one of
  * them, and that one is to become active.

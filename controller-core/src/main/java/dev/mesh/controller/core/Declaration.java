@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What one node must run (DESIGN.md section 5): accounts, directories, secret files, granted
+ * What one node must run (docs/design.md section 5): accounts, directories, secret files, granted
  * paths, processes, legacy containers, the seats it holds and the tools it offers. Every list is
  * in a stable order, so the same inputs give the same canonical bytes and the same
  * {@code revision}. A declaration never holds a secret's value, only its path.

@@ -1,7 +1,7 @@
 package dev.mesh.controller.core;
 
 /**
- * Where the controller sends each node its declaration (DESIGN.md section 8: the exchange
+ * Where the controller sends each node its declaration (docs/design.md section 8: the exchange
  * {@code mesh.declarations}, routing key the node's name, headers {@code revision} and
  * {@code epoch}, body the declaration as {@code compose --json} prints it). A port: the bus will
  * implement it on RabbitMQ; {@code MemoryDeliveries} keeps what was sent.
@@ -25,7 +25,7 @@ public interface Deliveries {
 
     /**
      * Readies the transport for a node the controller has just come to know, before anything is
-     * delivered to it (for the bus: declares the node's queue {@code mesh-host.<node>}, DESIGN.md
+     * delivered to it (for the bus: declares the node's queue {@code mesh-host.<node>}, docs/design.md
      * section 8, so that a declaration is never lost while its host is down). Idempotent; the
      * default does nothing.
      *

@@ -5,7 +5,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
- * That a node was sent a declaration: which revision, under which fencing epoch and when (DESIGN.md
+ * That a node was sent a declaration: which revision, under which fencing epoch and when (docs/design.md
  * section 8: recorded in the store, so a successor neither skips nor repeats a delivery).
  *
  * @param node the node delivered to

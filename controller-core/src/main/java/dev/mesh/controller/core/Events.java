@@ -3,7 +3,7 @@ package dev.mesh.controller.core;
 import java.util.Map;
 
 /**
- * Where the controller tells the mesh what happened (DESIGN.md section 8: NATS
+ * Where the controller tells the mesh what happened (docs/design.md section 8: NATS
  * {@code mesh.events.<kind>}). A port; {@code MemoryEvents} keeps them in memory.
  *
  * <p>Implementations are thread-safe and never block the caller for long.

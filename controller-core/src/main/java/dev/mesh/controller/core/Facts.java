@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * What a host reports about its node every {@link #INTERVAL} on {@code mesh.nodes.<node>.facts}
- * (DESIGN.md section 8): the node itself, the declaration it last applied, its processes, and when.
+ * (docs/design.md section 8): the node itself, the declaration it last applied, its processes, and when.
  * Not to be confused with {@link dev.mesh.controller.manifest.NodeFacts}, what {@code ${node:…}}
  * references resolve to.
  *

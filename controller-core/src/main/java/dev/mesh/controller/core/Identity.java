@@ -2,9 +2,9 @@ package dev.mesh.controller.core;
 
 
 /**
- * Who may call which verb (DESIGN.md section 9, the {@code identity} database): principals — the
+ * Who may call which verb (docs/design.md section 9, the {@code identity} database): principals — the
  * user ids the transports authenticate — and their verb grants. Any known principal may call the
- * verbs that read; a verb that changes the mesh ({@link Tool#mutates}) needs its grant (DESIGN.md
+ * verbs that read; a verb that changes the mesh ({@link Tool#mutates}) needs its grant (docs/design.md
  * section 7). A port: the store implements it,
  * {@code MemoryIdentity} in memory. Every transport calls {@link #check} before it hands a call to
  * {@code Verbs}.

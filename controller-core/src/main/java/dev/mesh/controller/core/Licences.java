@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Per module, on how many nodes it may be assigned and until when (DESIGN.md section 9). A port:
+ * Per module, on how many nodes it may be assigned and until when (docs/design.md section 9). A port:
  * the store implements it on the {@code licences} database, {@code MemoryLicences} in memory. A
  * module without a licence is not limited.
  *

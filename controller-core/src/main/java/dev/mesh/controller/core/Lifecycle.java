@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The gate in front of all plan work (DESIGN.md section 10): this controller's {@link Role}, and the
+ * The gate in front of all plan work (docs/design.md section 10): this controller's {@link Role}, and the
  * plan lock it holds while active. Mutating verbs and plan execution run through
  * {@link #whileActive}, which refuses them unless the controller is active and holds the lock with
  * the current epoch; reads never pass through it and never wait.
@@ -119,7 +119,7 @@ public final class Lifecycle {
 
     /**
      * Becomes active as {@link #activate()} does and, when this call took the lock, publishes the
-     * handover on {@code events} (DESIGN.md section 8: kind {@code handover}, with {@link #handover}'s
+     * handover on {@code events} (docs/design.md section 8: kind {@code handover}, with {@link #handover}'s
      * fields), after the transition. Already active, it publishes nothing. This is how every caller
      * that makes the controller active (the launcher, the handover) tells the mesh.
      *
@@ -138,7 +138,7 @@ public final class Lifecycle {
     }
 
     /**
-     * The fields of the {@code handover} event (DESIGN.md section 8) for a tenure taken: {@code from}
+     * The fields of the {@code handover} event (docs/design.md section 8) for a tenure taken: {@code from}
      * (the instance before, {@code ""} for none), {@code to}, {@code epochOld} (0 for none),
      * {@code epochNew}, {@code gapMs} (how long no one held the lock, {@link Tenure#gap()}; {@code null}
      * when unknown: the first tenure) and {@code how} ({@code first}, {@code planned}, {@code crash}).
@@ -181,7 +181,7 @@ public final class Lifecycle {
     }
 
     /**
-     * Stops taking plan work (DESIGN.md section 10, the first step of a planned release): from now on
+     * Stops taking plan work (docs/design.md section 10, the first step of a planned release): from now on
      * {@link #whileActive} refuses; work already in it finishes under the lock. Does nothing unless
      * active.
      */

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * The ordered changes that take every node from what it last acknowledged to its new declaration,
- * and the builds those changes need (DESIGN.md section 6). A versioned document: {@code format}
+ * and the builds those changes need (docs/design.md section 6). A versioned document: {@code format}
  * is 1, and {@code inputs} holds the digests of what it was computed from, so that a plan computed
  * against stale inputs can be refused, naming the input that changed.
  *

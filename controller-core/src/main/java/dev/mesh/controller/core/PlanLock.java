@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The one lock all plan work holds, and its fencing epoch (DESIGN.md section 10). A port: the store
+ * The one lock all plan work holds, and its fencing epoch (docs/design.md section 10). A port: the store
  * implements it with a PostgreSQL advisory lock on a dedicated session; core's {@link Lifecycle}
  * takes it when the controller becomes active and gives it back when it lets go.
  *

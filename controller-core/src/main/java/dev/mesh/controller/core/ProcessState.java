@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * One process as its host reports it in its {@link Facts} (DESIGN.md section 8).
+ * One process as its host reports it in its {@link Facts} (docs/design.md section 8).
  *
  * @param name the process's name, as its declaration names it; not empty
  * @param state what the process is doing

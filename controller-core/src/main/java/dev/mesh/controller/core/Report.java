@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a host or a builder reports to the controller (DESIGN.md section 8, queue
+ * What a host or a builder reports to the controller (docs/design.md section 8, queue
  * {@code mesh-controller.reports}): a host that applied a declaration or failed to, or a builder
  * that finished a build. The bus reads them off the wire; the {@link dev.mesh.controller.core.execute.Execution}
  * records them.

@@ -5,7 +5,7 @@ import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 /**
- * What each mutating request returned, by request id (DESIGN.md section 10): a repeated request —
+ * What each mutating request returned, by request id (docs/design.md section 10): a repeated request —
  * a client's retry, or a message the broker delivers again after a handover — gets the recorded
  * answer and changes nothing. A port: the store keeps them in the {@code inventory} database,
  * {@code MemoryRequestRecords} in memory.

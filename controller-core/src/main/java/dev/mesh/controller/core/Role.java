@@ -3,7 +3,7 @@ package dev.mesh.controller.core;
 import java.util.Locale;
 
 /**
- * A controller's place in the life cycle of DESIGN.md section 10: {@code standby} → {@code active}
+ * A controller's place in the life cycle of docs/design.md section 10: {@code standby} → {@code active}
  * → {@code releasing} → stopped. Only an active controller plans or changes the inventory; a
  * standby answers reads and refuses the rest; a releasing one finishes what it holds and takes no
  * new work.

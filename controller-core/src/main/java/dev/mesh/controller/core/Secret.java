@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * A password, a token or any other value that must never reach a log, an error message, a plan or
- * a declaration (STYLE.md, "Configuration and logging"). It prints as {@code ***} whatever it holds,
+ * a declaration. It prints as {@code ***} whatever it holds,
  * so a record that has one as a component prints safely; the value is read only through
  * {@link #reveal()}, at the one place that hands it to a driver or a client.
  *

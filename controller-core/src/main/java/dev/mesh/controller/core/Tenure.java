@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * One holding of the plan lock, from {@link PlanLock#acquire()} to its release or loss, and how it was
- * taken from the holding before (DESIGN.md section 10: what {@code status} and the {@code handover}
+ * taken from the holding before (docs/design.md section 10: what {@code status} and the {@code handover}
  * event tell).
  *
  * @param epoch the fencing epoch taken, greater than every earlier one

@@ -17,7 +17,7 @@ public final class VerbException extends MeshException {
 
     private static final long serialVersionUID = 1L;
 
-    /** The stable error codes of DESIGN.md section 7. */
+    /** The stable error codes of docs/design.md section 7. */
     public enum Code {
         /** What the request names does not exist. */
         NOT_FOUND,

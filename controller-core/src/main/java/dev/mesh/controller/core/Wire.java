@@ -3,7 +3,7 @@ package dev.mesh.controller.core;
 import java.util.Map;
 
 /**
- * What the transports under the controller counted, for {@code status} (DESIGN.md section 8: dead
+ * What the transports under the controller counted, for {@code status} (docs/design.md section 8: dead
  * letters are counted there, with what came in and went out): in a mesh the launcher gives one that
  * reads the broker's dead-letter queue and the counts of the facts in, the reports in and the events
  * out; the development controller has no broker and no bus, and gives {@link #NONE}. A port.

@@ -1,5 +1,5 @@
 /**
- * The controller's model and its ports (DESIGN.md section 2): the mesh ({@link
+ * The controller's model and its ports (docs/design.md section 2): the mesh ({@link
  * dev.mesh.controller.core.Mesh}, {@link dev.mesh.controller.core.Node}, {@link
  * dev.mesh.controller.core.Assignment}), what composition and planning produce ({@link
  * dev.mesh.controller.core.Declaration}, {@link dev.mesh.controller.core.Composition}, {@link

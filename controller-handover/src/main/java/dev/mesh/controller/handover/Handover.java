@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Moves one controller through the life cycle of DESIGN.md section 10 from what its
+ * Moves one controller through the life cycle of docs/design.md section 10 from what its
  * {@link Consumers} tell, on its {@link Lifecycle} (which holds the plan lock while active):
  *
  * <ul>
@@ -24,7 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *       held, this controller lets go as on {@link #stop()} and rejoins as a standby — the lock
  *       follows the consumer, and a controller the broker no longer feeds (it was frozen or cut off)
  *       must not keep the lock from its successor;
- *   <li>{@link #stop()} (SIGTERM): the planned release, in DESIGN.md's order — stop taking plan
+ *   <li>{@link #stop()} (SIGTERM): the planned release, in the order of docs/design.md section 10 — stop taking plan
  *       work, hand the consumers over (the next message goes to the standby), wait until what it
  *       holds is acknowledged, release the lock.
  * </ul>
@@ -69,7 +69,7 @@ public final class Handover {
     /**
      * Starts the consumers, as a standby: the first feed makes this controller active, through
      * {@link Lifecycle#activate(Events)}, so that every taking of the lock publishes the {@code handover}
-     * event (DESIGN.md section 8) on {@code events}.
+     * event (docs/design.md section 8) on {@code events}.
      *
      * @param lifecycle this controller's life cycle, a standby
      * @param consumers this controller's consumers, not started

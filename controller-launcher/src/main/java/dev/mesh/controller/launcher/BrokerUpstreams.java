@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * {@code mesh-controller mcp} in a mesh (DESIGN.md section 7): when the broker's address is in the
+ * {@code mesh-controller mcp} in a mesh (docs/design.md section 7): when the broker's address is in the
  * environment ({@link Config#forMcp}), the bridge forwards over the broker ({@link BrokerUpstream}), as
  * the broker's user, each request waiting for its reply as long as an HTTP request would
  * ({@link McpClient#DEFAULT_REQUEST_TIMEOUT}). Stateless; thread-safe.

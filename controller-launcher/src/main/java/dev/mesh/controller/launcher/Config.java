@@ -24,7 +24,7 @@ import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
 /**
- * What the commands read from the environment (DESIGN.md section 11), and the one place that reads
+ * What the commands read from the environment (docs/design.md section 11), and the one place that reads
  * it. Each command asks for what it needs — {@link #forServe}, {@link #forPrepare},
  * {@link #forIdentity} — and gets every problem of that at once, one line each naming the variable,
  * the file and the fix, before it connects to anything:

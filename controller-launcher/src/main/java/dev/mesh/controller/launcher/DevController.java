@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The development controller of {@code serve --dev} (DESIGN.md section 11): what is particular to
+ * The development controller of {@code serve --dev} (docs/design.md section 11): what is particular to
  * it — the state directory, the embedded store under it, this machine as node {@code local}, the
  * bearer token of {@code <state>/token} and the endpoint in {@code <state>/url} — around the one
  * {@link Assembly} of a controller, on {@link StorePorts} of the embedded store. It is the

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The inventory {@code mesh-controller genesis} wrote ({@code MESH_GENESIS_FILE}), imported by the mesh's
- * first active controller (DESIGN.md section 12): the nodes reported, the modules pushed and assigned
+ * first active controller (docs/design.md section 12): the nodes reported, the modules pushed and assigned
  * through the verbs, as {@code serve --dev --mesh} loads a mesh file ({@link MeshLoader}).
  *
  * <p>Only an active controller writes, so the import follows an activation ({@link #activated}), on a

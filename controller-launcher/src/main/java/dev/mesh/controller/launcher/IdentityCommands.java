@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * The commands that manage principals on the identity database (DESIGN.md section 11):
+ * The commands that manage principals on the identity database (docs/design.md section 11):
  * {@code grant PRINCIPAL VERB…}, {@code revoke PRINCIPAL [VERB…]} and {@code principals}, with
  * {@code MESH_STORE_IDENTITY_FILE} and {@code MESH_STORE_IDENTITY_PORT} ({@link Config#forIdentity}).
  * Idempotent: each prints one line per change, or says that nothing had to change.

@@ -3,7 +3,7 @@ package dev.mesh.controller.launcher;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
-/** This controller's id as the mesh sees it (DESIGN.md section 8): {@code host:pid}. */
+/** This controller's id as the mesh sees it (docs/design.md section 8): {@code host:pid}. */
 final class Instance {
 
     private Instance() {

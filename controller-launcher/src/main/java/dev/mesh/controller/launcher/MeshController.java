@@ -42,12 +42,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The mesh's controller (DESIGN.md sections 7 to 11): the store's three databases, the broker's verbs,
+ * The mesh's controller (docs/design.md sections 7 to 11): the store's three databases, the broker's verbs,
  * reports, declarations and builds, the bus's facts and events, and the executor that carries out the
  * plan while this controller holds the plan lock; optionally the verbs over loopback HTTP too. What
  * {@code serve} without {@code --dev} runs.
  *
- * <p>The life cycle is DESIGN.md section 10's, run by {@link Handover} on the broker's single-active
+ * <p>The life cycle is docs/design.md section 10's, run by {@link Handover} on the broker's single-active
  * consumer of the verbs' queue ({@link BrokerConsumers}): every controller starts a standby; the one the
  * broker feeds takes the plan lock and becomes active; the others answer reads, refuse what needs the
  * lock and plan nothing. {@link #close()} (SIGTERM) is the planned release: the next controller is fed
@@ -190,7 +190,7 @@ final class MeshController implements AutoCloseable {
     /**
      * Declares, in the background, the queue of every node the inventory knows, as the first round of an
      * active controller would (once per node and process), so that a standby taking over spends its first
-     * round delivering, not declaring (DESIGN.md section 10: a standby keeps its connections warm; 8 nodes
+     * round delivering, not declaring (docs/design.md section 10: a standby keeps its connections warm; 8 nodes
      * took the handover driver's successor 200 ms). Best effort: what fails is declared by that round.
      */
     private static void warm(StorePorts store, BrokerDeliveries deliveries) {
@@ -248,7 +248,7 @@ final class MeshController implements AutoCloseable {
     }
 
     /**
-     * The planned release (SIGTERM), DESIGN.md section 10: the handover stops plan work, hands the verbs'
+     * The planned release (SIGTERM), docs/design.md section 10: the handover stops plan work, hands the verbs'
      * queue over to the next controller, waits at most {@link #SETTLE} for what this one holds, releases
      * the lock; then every connection is closed, the last opened first.
      *

@@ -7,7 +7,7 @@ import ch.qos.logback.classic.spi.IThrowableProxy;
 /**
  * The text log's rendering of an event's exception: on the same line, {@code error="Class: message; cause
  * Class: message"}, never a stack trace — a library that logs one (HikariCP's "connection marked as broken",
- * with its sixty frames) still makes one line an operator can read and a log pipeline can parse (issue 23). The
+ * with its sixty frames) still makes one line an operator can read and a log pipeline can parse. The
  * controller's own lines carry no exceptions: their messages say what failed and the fix. Line breaks and quotes
  * in a message are flattened.
  */

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code mesh-controller prepare}: migrates the three store databases to the schema this
- * controller carries, then declares the broker's topology (DESIGN.md sections 8 and 11;
+ * controller carries, then declares the broker's topology (docs/design.md sections 8 and 11;
  * {@link Topology#declare}). Idempotent: a second run changes nothing and says so. Each part is
  * tried even when one before it failed, so one run reports the state of every database and of the
  * broker.

@@ -15,14 +15,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps a standby's read path warm (DESIGN.md section 10: a standby keeps its caches warm, so that taking
+ * Keeps a standby's read path warm (docs/design.md section 10: a standby keeps its caches warm, so that taking
  * over costs one lock round trip): in the background, right after start, it calls the read verbs through
  * the same {@link Verbs} and dispatcher code the transports use, as an unnamed caller whose answers go
  * nowhere, until the JVM has loaded and compiled that path.
  *
- * <p>Measured by the handover driver (docs/benchmarks.md, issue 13): a successor that had answered nothing
- * took 140 ms for its first {@code status} (classes loaded, code interpreted) and some hundreds of
- * milliseconds more to catch up with 200 verbs a second; that was most of a planned handover's gap.
+ * <p>A successor that had answered nothing is slow to answer its first verbs (classes loaded, code
+ * interpreted), and that was most of a planned handover's gap; docs/benchmarks.md has the figures.
  *
  * <p>It reads and changes nothing of the mesh: only read verbs are called ({@code initialize}, {@code
  * tools/list} and every verb that does not {@linkplain Verbs#mutates mutate}), and the identity is asked

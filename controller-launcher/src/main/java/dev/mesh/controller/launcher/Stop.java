@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How {@code serve} ends (DESIGN.md section 10: a planned release is the normal way for it to end).
+ * How {@code serve} ends (docs/design.md section 10: a planned release is the normal way for it to end).
  * SIGTERM and SIGINT only ask: their handler wakes the thread in {@link #await()}, which then
  * {@link #close() closes} the controller and lets {@code serve} return its exit code, 0 when the
  * release was clean. A shutdown hook is the safety net for the other ways the JVM is asked to stop

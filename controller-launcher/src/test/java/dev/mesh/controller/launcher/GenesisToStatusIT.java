@@ -33,7 +33,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A new mesh from files alone, all the way (DESIGN.md section 12): {@code genesis} of a three-node mesh
+ * A new mesh from files alone, all the way (docs/design.md section 12): {@code genesis} of a three-node mesh
  * whose store, broker and bus are the local PostgreSQL, RabbitMQ (behind TLS on 5671, as the manifest's
  * {@code ${seat:mesh-broker:5671}} says: stunnel with a CA made for the run) and NATS; then this test plays
  * the controller node's host with nothing but genesis's files — it checks the archive's digest, unpacks it,

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A host stopped for a while gets its declaration when it comes back (DESIGN.md section 8, "re-delivers
+ * A host stopped for a while gets its declaration when it comes back (docs/design.md section 8, "re-delivers
  * it when the node comes back from silence still on an older revision"), end to end: the mesh's
  * controller in this JVM as {@code serve} runs it, on the local PostgreSQL, RabbitMQ and NATS, and one
  * simulated host.

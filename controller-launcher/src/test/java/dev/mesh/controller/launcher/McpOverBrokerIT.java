@@ -39,7 +39,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code mesh-controller mcp} in a mesh: with the broker's variables set it forwards over the broker
- * (DESIGN.md section 7) to a controller's verbs on {@code mesh-controller.verbs} — here core's in-memory
+ * (docs/design.md section 7) to a controller's verbs on {@code mesh-controller.verbs} — here core's in-memory
  * ports behind the bus's {@link BrokerVerbs}, in a virtual host of the test's own on the local RabbitMQ.
  */
 class McpOverBrokerIT {

@@ -17,7 +17,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Two mesh controllers, each {@code serve} as a process of its own (so each has an instance of its own,
- * {@code host:pid}), on the same store and virtual host: DESIGN.md section 10's life cycle through the
+ * {@code host:pid}), on the same store and virtual host: docs/design.md section 10's life cycle through the
  * handover — exactly one is active, and after SIGTERM of that one (the planned release) the other is
  * active within a couple of seconds, which {@code status} over the broker tells with the new epoch and
  * the first as {@code previous}.

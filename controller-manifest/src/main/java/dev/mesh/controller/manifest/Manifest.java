@@ -11,7 +11,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * A module's manifest (DESIGN.md section 3): what the module is, which seats it claims, and what
+ * A module's manifest (docs/design.md section 3): what the module is, which seats it claims, and what
  * it needs on the node it is assigned to.
  *
  * <p>Obtain one with {@link #parse(String)}, {@link #parse(byte[], String)} or {@link #read(Path)};

@@ -18,7 +18,7 @@ public sealed interface Reference extends Segment
     /** @return the reference as written, e.g. {@code ${seat:mesh-store:5432}} */
     String text();
 
-    /** The reference kinds, in the order of DESIGN.md section 4. */
+    /** The reference kinds, in the order of docs/design.md section 4. */
     enum Kind {
         /** {@code ${dir:ID}}. */
         DIR("dir"),

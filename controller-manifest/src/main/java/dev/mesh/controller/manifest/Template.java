@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * A string with {@code ${kind:arg…}} references, parsed into {@link Segment}s when its manifest is
- * parsed. The grammar is DESIGN.md section 4: {@code $${} is a literal {@code ${}, a {@code $} not
+ * parsed. The grammar is docs/design.md section 4: {@code $${} is a literal {@code ${}, a {@code $} not
  * followed by {@code {} is literal, no defaults, no nesting.
  *
  * <p>Instances are immutable and thread-safe. Resolve one with {@link Substitution}.

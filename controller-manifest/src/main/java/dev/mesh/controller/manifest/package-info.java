@@ -1,5 +1,5 @@
 /**
- * Mesh module manifests: the model (DESIGN.md section 3), the strict parser with located
+ * Mesh module manifests: the model (docs/design.md section 3), the strict parser with located
  * problems, and the substitution of {@code ${…}} references (section 4).
  *
  * <p>Entry points: {@link dev.mesh.controller.manifest.Manifest#read(java.nio.file.Path)} and

@@ -1,5 +1,11 @@
 package dev.mesh.controller.manifest;
 
+import static dev.mesh.controller.manifest.ManifestGens.allOf;
+import static dev.mesh.controller.manifest.ManifestGens.oneOf;
+import static dev.mesh.controller.manifest.ManifestGens.stringsOf;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
 import dev.mesh.controller.manifest.GeneratedJson.Arr;
 import dev.mesh.controller.manifest.GeneratedJson.Bool;
 import dev.mesh.controller.manifest.GeneratedJson.Member;
@@ -9,18 +15,22 @@ import dev.mesh.controller.manifest.GeneratedJson.Obj;
 import dev.mesh.controller.manifest.GeneratedJson.Str;
 import dev.mesh.controller.manifest.GeneratedJson.Value;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Tuple;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * JSON shaped like a manifest: the real fields with mostly plausible values drawn from small
  * vocabularies (so names refer to each other), with some noise in keys, types and values, so
  * that the parser reaches its deepest checks.
+ *
+ * <p>Built from QuickTheories' generators only, so a failing tree shrinks: members drop out, lists
+ * get shorter, and values move to the first word of their vocabulary.
  */
 final class ManifestShapes {
 
@@ -44,21 +54,24 @@ final class ManifestShapes {
     private ManifestShapes() {
     }
 
-    static Arbitrary<Value> root() {
-        return Arbitraries.frequencyOf(List.of(Tuple.of(12, object(ROOT_KEYS)), Tuple.of(1, any(2))));
+    /** Mostly an object with the root's fields, sometimes any JSON value. */
+    static Gen<Value> root() {
+        return Generate.frequency(Pair.of(12, object(ROOT_KEYS)), Pair.of(1, any(2)));
     }
 
-    private static Arbitrary<Value> object(List<String> keys) {
-        List<Arbitrary<Member>> members = keys.stream()
-                .map(key -> valueFor(key).map(value -> new Member(key, value)).injectNull(0.15)).toList();
-        Arbitrary<List<Member>> known = Combinators.combine(members)
-                .as(list -> list.stream().filter(java.util.Objects::nonNull).toList());
-        Arbitrary<List<Member>> extra = Arbitraries.frequencyOf(List.of(
-                Tuple.of(8, Arbitraries.just(List.<Member>of())),
-                Tuple.of(1, Combinators.combine(key(), any(1)).as(Member::new).list().ofMinSize(1).ofMaxSize(2))));
-        Arbitrary<Integer> duplicate = Arbitraries.frequencyOf(List.of(Tuple.of(15, Arbitraries.just(-1)),
-                Tuple.of(1, Arbitraries.integers().between(0, 100))));
-        return Combinators.combine(known, extra, duplicate).as((k, e, d) -> {
+    /**
+     * An object with each of {@code keys} present 85 times in 100, in that order, rarely one or two
+     * noise members after them, and rarely one of its members repeated at the end (a duplicate key).
+     */
+    private static Gen<Value> object(List<String> keys) {
+        List<Gen<Optional<Member>>> members = keys.stream()
+                .map(key -> valueFor(key).map(value -> new Member(key, value)).toOptionals(15)).toList();
+        Gen<List<Member>> known = allOf(members).map(list -> list.stream().flatMap(Optional::stream).toList());
+        Gen<List<Member>> extra = Generate.frequency(Pair.of(8, Generate.constant(List.<Member>of())),
+                Pair.of(1, lists().of(key().zip(any(1), Member::new)).ofSizeBetween(1, 2)));
+        Gen<Integer> duplicate = Generate.frequency(Pair.of(15, Generate.constant(-1)),
+                Pair.of(1, integers().between(0, 100)));
+        return known.zip(extra, duplicate, (k, e, d) -> {
             List<Member> all = new ArrayList<>(k);
             all.addAll(e);
             if (d >= 0 && !all.isEmpty()) {
@@ -68,19 +81,23 @@ final class ManifestShapes {
         });
     }
 
-    /** A resource of each type, its {@code type} mostly set to match its fields. */
-    private static Arbitrary<Value> resource() {
-        return Arbitraries.oneOf(new TreeSet<>(RESOURCE_KEYS.keySet()).stream().map(type -> object(
-                RESOURCE_KEYS.get(type)).map(o -> (Value) new Obj(((Obj) o).members().stream()
-                .map(m -> m.key().equals("type") && !(m.value() instanceof Str) ? m : m.key().equals("type")
-                        ? new Member("type", new Str(type)) : m).toList()))).toList());
+    /** A resource of each type. */
+    private static Gen<Value> resource() {
+        return oneOf(new TreeSet<>(RESOURCE_KEYS.keySet()).stream().map(ManifestShapes::resourceOf).toList());
     }
 
-    private static Arbitrary<Value> valueFor(String key) {
-        return Arbitraries.frequencyOf(List.of(Tuple.of(12, shaped(key)), Tuple.of(1, any(1))));
+    /** A resource with the fields of {@code type}, its {@code type} set to match them whenever it is a string. */
+    private static Gen<Value> resourceOf(String type) {
+        return object(RESOURCE_KEYS.get(type)).map(o -> new Obj(((Obj) o).members().stream()
+                .map(m -> m.key().equals("type") && m.value() instanceof Str ? new Member("type", new Str(type)) : m)
+                .toList()));
     }
 
-    private static Arbitrary<Value> shaped(String key) {
+    private static Gen<Value> valueFor(String key) {
+        return Generate.frequency(Pair.of(12, shaped(key)), Pair.of(1, any(1)));
+    }
+
+    private static Gen<Value> shaped(String key) {
         return switch (key) {
             case "module", "slug" -> words("app", "mesh-store", "App", "1app", "a".repeat(64), "${module:name}", "");
             case "version" -> words("1.0.0", "4.2.0+mesh.1", "", "-1", "v1 beta", "1".repeat(65));
@@ -92,8 +109,8 @@ final class ManifestShapes {
             case "mode" -> words("read", "write", "0700", "0750", "rw", "777", "08", "Read");
             case "own-secrets" -> keyed(List.of("token", "key", "Bad_Name", "k~/"), template());
             case "secrets-owner", "owner", "user" -> words("app", "root", "app-user", "nobody", "Root", "");
-            case "prepares" -> Arbitraries.frequencyOf(List.of(Tuple.of(4, Arbitraries.of(true, false)
-                    .map(Bool::new)), Tuple.of(1, words("true"))));
+            case "prepares" -> Generate.frequency(Pair.of(4, Generate.booleans().map(Bool::new)),
+                    Pair.of(1, words("true")));
             case "tools", "replaces" -> array(words("status", "plan", "app", "Bad Tool", "legacy.app-1", ""));
             case "resources" -> array(resource());
             case "id" -> words("data", "secrets", "app", "cache", "Data", "");
@@ -112,52 +129,59 @@ final class ManifestShapes {
             case "system" -> words("debian-12", "Debian 12", "");
             case "from" -> words("app", "tools/helper", "/abs", "../up", "a//b", ".", "");
             case "binary" -> words("app", "bin/app", ".", "..", "", "a+b");
-            default -> Arbitraries.oneOf(List.of(words(WORDS.toArray(String[]::new)), template()));
+            default -> Generate.oneOf(words(WORDS.toArray(String[]::new)), template());
         };
     }
 
-    private static Arbitrary<Value> words(String... words) {
-        return Arbitraries.frequencyOf(List.of(Tuple.of(6, Arbitraries.of(words)), Tuple.of(1, text())))
-                .map(Str::new);
+    /** One of {@code words}, or (one time in seven) any short {@link #text()}. */
+    private static Gen<Value> words(String... words) {
+        return Generate.frequency(Pair.of(6, Generate.pick(List.of(words))), Pair.of(1, text())).map(Str::new);
     }
 
-    private static Arbitrary<Value> template() {
-        return Arbitraries.of(TEMPLATE_PIECES).list().ofMaxSize(4).map(p -> new Str(String.join("", p)));
+    /** Up to four pieces of template syntax, well-formed or not, joined. */
+    private static Gen<Value> template() {
+        return lists().of(Generate.pick(TEMPLATE_PIECES)).ofSizeBetween(0, 4).map(p -> new Str(String.join("", p)));
     }
 
-    private static Arbitrary<Value> array(Arbitrary<Value> item) {
-        return item.list().ofMaxSize(4).map(Arr::new);
+    private static Gen<Value> array(Gen<Value> item) {
+        return lists().of(item).ofSizeBetween(0, 4).map(Arr::new);
     }
 
-    private static Arbitrary<Value> keyed(List<String> keys, Arbitrary<Value> values) {
-        return Combinators.combine(Arbitraries.of(keys), values).as(Member::new).list().ofMaxSize(4)
-                .uniqueElements(Member::key).map(Obj::new);
+    /** An object of up to four members with distinct keys of {@code keys}: a member with a used key is dropped. */
+    private static Gen<Value> keyed(List<String> keys, Gen<Value> values) {
+        return lists().of(Generate.pick(keys).zip(values, Member::new)).ofSizeBetween(0, 4).map(members -> {
+            Map<String, Member> byKey = new LinkedHashMap<>();
+            members.forEach(member -> byKey.putIfAbsent(member.key(), member));
+            return new Obj(List.copyOf(byKey.values()));
+        });
     }
 
-    private static Arbitrary<String> key() {
+    /** A key of the manifest (of any object) or a near miss, or any short {@link #text()}. */
+    private static Gen<String> key() {
         List<String> known = new ArrayList<>(ROOT_KEYS);
         RESOURCE_KEYS.values().forEach(known::addAll);
         known.addAll(NOISE_KEYS);
-        return Arbitraries.frequencyOf(List.of(Tuple.of(3, Arbitraries.of(known)), Tuple.of(1, text())));
+        return Generate.frequency(Pair.of(3, Generate.pick(known)), Pair.of(1, text()));
     }
 
-    private static Arbitrary<String> text() {
-        return Arbitraries.strings().withChars("abz-_./~${}: é✓\"\\\n\t").ofMaxLength(12);
+    /** Up to 12 characters among those that JSON escapes, templates use, or that are not ASCII. */
+    private static Gen<String> text() {
+        return stringsOf("abz-_./~${}: é✓\"\\\n\t", 0, 12);
     }
 
-    private static Arbitrary<Value> any(int depth) {
-        Arbitrary<Value> scalar = Arbitraries.frequencyOf(List.of(
-                Tuple.of(3, Arbitraries.oneOf(List.of(text(), Arbitraries.of(WORDS))).map(Str::new)),
-                Tuple.of(1, Arbitraries.of("0", "-1", "42", "1.5", "1e3", "-0.0", "12345678901234567890")
+    /** Any JSON value, arrays and objects nested at most {@code depth} deep. */
+    private static Gen<Value> any(int depth) {
+        Gen<Value> scalar = Generate.frequency(
+                Pair.of(3, Generate.oneOf(text(), Generate.pick(WORDS)).map(Str::new)),
+                Pair.of(1, Generate.pick(List.of("0", "-1", "42", "1.5", "1e3", "-0.0", "12345678901234567890"))
                         .map(Num::new)),
-                Tuple.of(1, Arbitraries.of(true, false).map(Bool::new)),
-                Tuple.of(1, Arbitraries.just(new Null()))));
+                Pair.of(1, Generate.booleans().map(Bool::new)),
+                Pair.of(1, Generate.constant(new Null())));
         if (depth == 0) {
             return scalar;
         }
-        Arbitrary<Value> array = any(depth - 1).list().ofMaxSize(3).map(Arr::new);
-        Arbitrary<Value> object = Combinators.combine(key(), any(depth - 1)).as(Member::new).list().ofMaxSize(3)
-                .map(Obj::new);
-        return Arbitraries.frequencyOf(List.of(Tuple.of(3, scalar), Tuple.of(1, array), Tuple.of(1, object)));
+        Gen<Value> array = lists().of(any(depth - 1)).ofSizeBetween(0, 3).map(Arr::new);
+        Gen<Value> object = lists().of(key().zip(any(depth - 1), Member::new)).ofSizeBetween(0, 3).map(Obj::new);
+        return Generate.frequency(Pair.of(3, scalar), Pair.of(1, array), Pair.of(1, object));
     }
 }

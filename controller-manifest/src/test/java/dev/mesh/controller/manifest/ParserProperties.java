@@ -3,6 +3,10 @@ package dev.mesh.controller.manifest;
 import static dev.mesh.controller.manifest.GeneratedJson.hasDuplicateKeys;
 import static dev.mesh.controller.manifest.GeneratedJson.resolve;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.booleans;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.strings;
 
 import dev.mesh.controller.manifest.GeneratedJson.Member;
 import dev.mesh.controller.manifest.GeneratedJson.Obj;
@@ -11,7 +15,6 @@ import dev.mesh.controller.manifest.GeneratedJson.Writer;
 import dev.mesh.controller.manifest.GeneratedJson.Written;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,18 +25,19 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The parser's promise (DESIGN.md section 3, STYLE.md "Tests"): any input gives a manifest or
+ * The parser's promise (docs/design.md section 3): any input gives a manifest or
  * located problems with documented codes, never another exception; every pointer names a place
  * that exists in the document, and line and column are where that place is written.
+ *
+ * <p>Each property is a QuickTheories theory over the generators of {@link ManifestGens} and
+ * {@link ManifestShapes}; a failure reports the smallest counterexample it shrank to and its
+ * seed, which {@code -DQT_SEED=SEED} replays.
  */
 class ParserProperties {
 
@@ -44,119 +48,135 @@ class ParserProperties {
 
     // --- (a) any bytes, any text --------------------------------------------------------------
 
-    @Property
-    void parse_arbitraryBytes_givesManifestOrLocatedProblems(@ForAll("bytes") byte[] bytes) {
-        wellFormed(outcome(bytes));
+    @Test
+    void parse_arbitraryBytes_givesManifestOrLocatedProblems() {
+        qt().withExamples(1000).forAll(ManifestGens.bytes()).checkAssert(bytes -> wellFormed(outcome(bytes)));
     }
 
-    @Property
-    void parse_arbitraryString_givesManifestOrLocatedProblems(@ForAll String text) {
-        wellFormed(outcome(text.getBytes(StandardCharsets.UTF_8)));
+    @Test
+    void parse_arbitraryString_givesManifestOrLocatedProblems() {
+        qt().withExamples(1000).forAll(strings().allPossible().ofLengthBetween(0, 255))
+                .checkAssert(text -> wellFormed(outcome(text.getBytes(StandardCharsets.UTF_8))));
     }
 
-    @Property
-    void parse_jsonLikeText_givesManifestOrLocatedProblems(@ForAll("jsonLikeText") String text) {
-        wellFormed(outcome(text.getBytes(StandardCharsets.UTF_8)));
+    @Test
+    void parse_jsonLikeText_givesManifestOrLocatedProblems() {
+        qt().withExamples(1000).forAll(ManifestGens.jsonLikeText())
+                .checkAssert(text -> wellFormed(outcome(text.getBytes(StandardCharsets.UTF_8))));
     }
 
-    @Property(tries = 300)
-    void parse_jsonInAnyUnicodeEncoding_givesManifestOrLocatedProblems(@ForAll("manifestLike") Value json,
-            @ForAll("encodings") Charset encoding) {
-        wellFormed(outcome(Writer.write(json, true).text().getBytes(encoding)));
+    @Test
+    void parse_jsonInAnyUnicodeEncoding_givesManifestOrLocatedProblems() {
+        qt().withExamples(300).forAll(ManifestShapes.root(), ManifestGens.encodings())
+                .checkAssert((json, encoding) -> wellFormed(
+                        outcome(Writer.write(json, true).text().getBytes(encoding))));
     }
 
-    @Property(tries = 50)
-    void parse_deeplyNestedJson_givesProblemsNotStackOverflow(@ForAll @IntRange(min = 1, max = 5000) int depth,
-            @ForAll boolean objects) {
-        String open = objects ? "{\"a\":" : "[";
-        String close = objects ? "}" : "]";
-        String text = open.repeat(depth) + "1" + close.repeat(depth);
-        List<Problem> problems = outcome(text.getBytes(StandardCharsets.UTF_8));
-        wellFormed(problems);
-        assertThat(problems).isNotEmpty();
+    @Test
+    void parse_deeplyNestedJson_givesProblemsNotStackOverflow() {
+        qt().withExamples(50).forAll(integers().between(1, 5000), booleans().all()).checkAssert((depth, objects) -> {
+            String open = objects ? "{\"a\":" : "[";
+            String close = objects ? "}" : "]";
+            String text = open.repeat(depth) + "1" + close.repeat(depth);
+            List<Problem> problems = outcome(text.getBytes(StandardCharsets.UTF_8));
+            wellFormed(problems);
+            assertThat(problems).isNotEmpty();
+        });
     }
 
     // --- (b) JSON shaped like a manifest, with noise --------------------------------------------
 
-    @Property(tries = 300)
-    void parse_arbitraryJson_givesManifestOrProblemsAtExistingPointers(@ForAll("manifestLike") Value json,
-            @ForAll boolean pretty) {
-        String text = Writer.write(json, pretty).text();
-        List<Problem> problems = outcome(text.getBytes(StandardCharsets.UTF_8));
-        wellFormed(problems);
-        pointersExist(problems, json, text);
+    @Test
+    void parse_arbitraryJson_givesManifestOrProblemsAtExistingPointers() {
+        qt().withExamples(300).forAll(ManifestShapes.root(), booleans().all()).checkAssert((json, pretty) -> {
+            String text = Writer.write(json, pretty).text();
+            List<Problem> problems = outcome(text.getBytes(StandardCharsets.UTF_8));
+            wellFormed(problems);
+            pointersExist(problems, json, text);
+        });
     }
 
-    @Property(tries = 300)
-    void parse_arbitraryJson_locatesEveryProblemWhereItsValueIsWritten(@ForAll("manifestLike") Value json,
-            @ForAll boolean pretty) {
-        Written written = Writer.write(json, pretty);
-        List<Problem> problems = outcome(written.text().getBytes(StandardCharsets.UTF_8));
-        wellFormed(problems);
-        problems.forEach(problem -> written.assertLocated(problem));
+    @Test
+    void parse_arbitraryJson_locatesEveryProblemWhereItsValueIsWritten() {
+        qt().withExamples(300).forAll(ManifestShapes.root(), booleans().all()).checkAssert((json, pretty) -> {
+            Written written = Writer.write(json, pretty);
+            List<Problem> problems = outcome(written.text().getBytes(StandardCharsets.UTF_8));
+            wellFormed(problems);
+            problems.forEach(problem -> written.assertLocated(problem));
+        });
     }
 
-    @Property(tries = 600)
-    void parse_arbitraryJson_quotesNoMissingValueAsNullInMessages(@ForAll("manifestLike") Value json) {
-        String text = Writer.write(json, false).text();
-        List<Problem> problems = outcome(text.getBytes(StandardCharsets.UTF_8));
-        // Messages quote what the document says; a quoted "null" it does not say is a missing value printed.
-        if (!text.contains("\"null\"")) {
-            assertThat(problems).allSatisfy(problem -> assertThat(problem.message()).as("%s", problem)
-                    .doesNotContain("\"null\""));
-        }
+    @Test
+    void parse_arbitraryJson_quotesNoMissingValueAsNullInMessages() {
+        qt().withExamples(600).forAll(ManifestShapes.root()).checkAssert(json -> {
+            String text = Writer.write(json, false).text();
+            List<Problem> problems = outcome(text.getBytes(StandardCharsets.UTF_8));
+            // Messages quote what the document says; a quoted "null" it does not say is a missing value printed.
+            if (!text.contains("\"null\"")) {
+                assertThat(problems).allSatisfy(problem -> assertThat(problem.message()).as("%s", problem)
+                        .doesNotContain("\"null\""));
+            }
+        });
     }
 
     // --- (c) valid manifests, mutated -------------------------------------------------------------
 
-    @Property(tries = 300)
-    void parse_mutatedValidManifest_givesManifestOrProblemsAtExistingPointers(@ForAll("validManifest") Value valid,
-            @ForAll("mutations") List<Mutation> mutations, @ForAll boolean pretty) {
-        Value mutated = Mutation.applyAll(valid, mutations);
-        String text = Writer.write(mutated, pretty).text();
-        List<Problem> problems = outcome(text.getBytes(StandardCharsets.UTF_8));
-        wellFormed(problems);
-        pointersExist(problems, mutated, text);
+    @Test
+    void parse_mutatedValidManifest_givesManifestOrProblemsAtExistingPointers() {
+        qt().withExamples(300).forAll(ManifestGens.validManifest(), ManifestGens.mutations(), booleans().all())
+                .checkAssert((valid, mutations, pretty) -> {
+                    Value mutated = Mutation.applyAll(valid, mutations);
+                    String text = Writer.write(mutated, pretty).text();
+                    List<Problem> problems = outcome(text.getBytes(StandardCharsets.UTF_8));
+                    wellFormed(problems);
+                    pointersExist(problems, mutated, text);
+                });
     }
 
-    @Property(tries = 300)
-    void parse_mutatedValidManifest_locatesEveryProblemWhereItsValueIsWritten(@ForAll("validManifest") Value valid,
-            @ForAll("mutations") List<Mutation> mutations, @ForAll boolean pretty) {
-        Written written = Writer.write(Mutation.applyAll(valid, mutations), pretty);
-        List<Problem> problems = outcome(written.text().getBytes(StandardCharsets.UTF_8));
-        wellFormed(problems);
-        problems.forEach(problem -> written.assertLocated(problem));
+    @Test
+    void parse_mutatedValidManifest_locatesEveryProblemWhereItsValueIsWritten() {
+        qt().withExamples(300).forAll(ManifestGens.validManifest(), ManifestGens.mutations(), booleans().all())
+                .checkAssert((valid, mutations, pretty) -> {
+                    Written written = Writer.write(Mutation.applyAll(valid, mutations), pretty);
+                    List<Problem> problems = outcome(written.text().getBytes(StandardCharsets.UTF_8));
+                    wellFormed(problems);
+                    problems.forEach(problem -> written.assertLocated(problem));
+                });
     }
 
-    @Property(tries = 300)
-    void parse_truncatedValidManifest_reportsOnlyJsonSyntax(@ForAll("validManifest") Value valid,
-            @ForAll boolean pretty, @ForAll @IntRange(min = 0, max = 100_000) int cut) {
-        byte[] bytes = Writer.write(valid, pretty).text().getBytes(StandardCharsets.UTF_8);
-        // Any strict prefix that ends before the closing brace is incomplete JSON.
-        byte[] prefix = java.util.Arrays.copyOf(bytes, cut % bytes.length);
-        List<Problem> problems = outcome(prefix);
-        wellFormed(problems);
-        assertThat(problems).extracting(Problem::code).containsExactly("json-syntax");
+    @Test
+    void parse_truncatedValidManifest_reportsOnlyJsonSyntax() {
+        qt().withExamples(300).forAll(ManifestGens.validManifest(), booleans().all(), integers().between(0, 100_000))
+                .checkAssert((valid, pretty, cut) -> {
+                    byte[] bytes = Writer.write(valid, pretty).text().getBytes(StandardCharsets.UTF_8);
+                    // Any strict prefix that ends before the closing brace is incomplete JSON.
+                    byte[] prefix = java.util.Arrays.copyOf(bytes, cut % bytes.length);
+                    List<Problem> problems = outcome(prefix);
+                    wellFormed(problems);
+                    assertThat(problems).extracting(Problem::code).containsExactly("json-syntax");
+                });
     }
 
-    @Property(tries = 300)
-    void parse_rootKeyRenamedByOneCharacter_suggestsTheOriginalKey(@ForAll("validManifest") Value valid,
-            @ForAll @IntRange(min = 0, max = 10_000) int which, @ForAll @IntRange(min = 0, max = 10_000) int how) {
-        Obj root = (Obj) valid;
-        Member member = root.members().get(which % root.members().size());
-        String renamed = Mutation.renameByOne(member.key(), how);
-        List<Member> members = new ArrayList<>(root.members());
-        members.set(members.indexOf(member), new Member(renamed, member.value()));
-        String text = Writer.write(new Obj(members), true).text();
+    @Test
+    void parse_rootKeyRenamedByOneCharacter_suggestsTheOriginalKey() {
+        Gen<Integer> choice = integers().between(0, 10_000);
+        qt().withExamples(300).forAll(ManifestGens.validManifest(), choice, choice).checkAssert((valid, which, how) -> {
+            Obj root = (Obj) valid;
+            Member member = root.members().get(which % root.members().size());
+            String renamed = Mutation.renameByOne(member.key(), how);
+            List<Member> members = new ArrayList<>(root.members());
+            members.set(members.indexOf(member), new Member(renamed, member.value()));
+            String text = Writer.write(new Obj(members), true).text();
 
-        List<Problem> problems = outcome(text.getBytes(StandardCharsets.UTF_8));
+            List<Problem> problems = outcome(text.getBytes(StandardCharsets.UTF_8));
 
-        wellFormed(problems);
-        assertThat(problems).filteredOn(p -> p.code().equals("unknown-field"))
-                .filteredOn(p -> p.location().pointer().equals(Writer.child("", renamed)))
-                .singleElement()
-                .extracting(Problem::hint)
-                .isEqualTo("did you mean \"" + member.key() + "\"?");
+            wellFormed(problems);
+            assertThat(problems).filteredOn(p -> p.code().equals("unknown-field"))
+                    .filteredOn(p -> p.location().pointer().equals(Writer.child("", renamed)))
+                    .singleElement()
+                    .extracting(Problem::hint)
+                    .isEqualTo("did you mean \"" + member.key() + "\"?");
+        });
     }
 
     // --- checks ------------------------------------------------------------------------------------
@@ -244,37 +264,5 @@ class ParserProperties {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    // --- generators: ManifestArbitraries and ManifestShapes -------------------------------------------
-
-    @Provide
-    Arbitrary<byte[]> bytes() {
-        return ManifestArbitraries.bytes();
-    }
-
-    @Provide
-    Arbitrary<String> jsonLikeText() {
-        return ManifestArbitraries.jsonLikeText();
-    }
-
-    @Provide
-    Arbitrary<Charset> encodings() {
-        return ManifestArbitraries.encodings();
-    }
-
-    @Provide
-    Arbitrary<Value> manifestLike() {
-        return ManifestShapes.root();
-    }
-
-    @Provide
-    Arbitrary<Value> validManifest() {
-        return ManifestArbitraries.validManifest();
-    }
-
-    @Provide
-    Arbitrary<List<Mutation>> mutations() {
-        return ManifestArbitraries.mutations();
     }
 }

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * Where the RabbitMQ broker is and whom to be on it. A host connects as the user named like its node
- * (DESIGN.md section 8, "Principals on the wire"): that user is also the {@code user_id} of its reports,
+ * (docs/design.md section 8, "Principals on the wire"): that user is also the {@code user_id} of its reports,
  * which the broker checks against the connection's user and the controller against the node.
  *
  * @param host     the broker's host name or address, not blank

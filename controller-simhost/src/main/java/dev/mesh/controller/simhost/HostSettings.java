@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * @param system        the system it reports in its facts, e.g. {@code debian-12}
  * @param broker        the broker, as the user named like the node
  * @param nats          the NATS server and subject prefix
- * @param factsInterval how often it publishes its facts (DESIGN.md: 5 s); positive
+ * @param factsInterval how often it publishes its facts (docs/design.md section 8: 5 s); positive
  * @param applyTime     how long applying a declaration takes (processes are {@code starting} meanwhile); zero or more
  * @param checkInterval how often a running process passes one more health check; positive
  * @param failing       whether it fails every declaration it applies (reports {@code failed}) — changeable later
@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 public record HostSettings(String node, String address, String system, BrokerSettings broker, NatsSettings nats,
         Duration factsInterval, Duration applyTime, Duration checkInterval, boolean failing, String controller) {
 
-    /** The facts interval of DESIGN.md section 8. */
+    /** The facts interval of docs/design.md section 8. */
     public static final Duration FACTS_INTERVAL = Duration.ofSeconds(5);
     /** How long applying takes unless told otherwise. */
     public static final Duration APPLY_TIME = Duration.ofSeconds(1);

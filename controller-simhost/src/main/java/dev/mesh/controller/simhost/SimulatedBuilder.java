@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A builder for one artifact {@code system} that builds nothing but speaks DESIGN.md section 8: it
+ * A builder for one artifact {@code system} that builds nothing but speaks docs/design.md section 8: it
  * consumes the queue {@code mesh-builder.<system>} (a quorum queue bound to the direct exchange {@code mesh.builds}
  * with its system as the routing key, which the controller declares; the builder declares it when it is not there
  * yet, which needs the permission to configure it) and, for each order, reports

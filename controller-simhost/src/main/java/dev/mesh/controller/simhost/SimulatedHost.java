@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A mesh host that runs nothing but speaks DESIGN.md section 8's wire contract exactly: it publishes
+ * A mesh host that runs nothing but speaks docs/design.md section 8's wire contract exactly: it publishes
  * its facts on NATS {@code <prefix>mesh.nodes.<node>.facts} every facts interval, consumes its
  * declarations from {@code mesh-host.<node>} (manual acknowledgements, one at a time), "applies" each
  * — its processes {@code starting}, then {@code running} with checks counting up — and reports

@@ -14,7 +14,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** DESIGN.md section 8's bodies as a simulated host or builder reads and writes them. */
+/** docs/design.md section 8's bodies as a simulated host or builder reads and writes them. */
 final class Wire {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();

@@ -1,5 +1,5 @@
 /**
- * Simulated mesh hosts and builders that speak DESIGN.md section 8's wire contract with plain
+ * Simulated mesh hosts and builders that speak docs/design.md section 8's wire contract with plain
  * {@code amqp-client} and {@code jnats}, as a host written in another language would: {@link
  * dev.mesh.controller.simhost.SimulatedHost} (facts on NATS, declarations in from {@code mesh-host.<node>},
  * reports out to {@code mesh-controller.reports}), {@link dev.mesh.controller.simhost.SimulatedBuilder}

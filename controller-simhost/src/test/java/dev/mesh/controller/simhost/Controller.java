@@ -27,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The controller's side of the wire, written with plain amqp-client and jnats as a test in another
- * language would: the topology of DESIGN.md section 8, declarations and orders out, reports and facts in.
+ * language would: the topology of docs/design.md section 8, declarations and orders out, reports and facts in.
  */
 final class Controller implements AutoCloseable {
 

@@ -23,8 +23,8 @@ public final class ConnectionPool implements AutoCloseable {
     /**
      * How long a caller waits for a connection. A verb's queries take milliseconds, so a pool with no
      * free connection for this long is a store that is down, not a busy one: the verb is told
-     * {@code unavailable} within a second (issue 23) rather than after a wait its client would take
-     * for a hang; with 3 s, verbs took 4.5 to 9 s to say so.
+     * {@code unavailable} within a second rather than after a wait its client would take for a hang
+     * (docs/benchmarks.md, "Trust boundaries", has the figures before and after).
      */
     private static final Duration WAIT_FOR_CONNECTION = Duration.ofMillis(750);
     /** How long checking that an idle connection still works may take: below the wait for one. */

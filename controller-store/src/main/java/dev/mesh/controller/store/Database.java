@@ -3,7 +3,7 @@ package dev.mesh.controller.store;
 import java.util.Locale;
 
 /**
- * The three databases of the store (DESIGN.md section 9), each with its own credentials and its
+ * The three databases of the store (docs/design.md section 9), each with its own credentials and its
  * own migrations under {@code db/<label>/} on the class path.
  */
 public enum Database {

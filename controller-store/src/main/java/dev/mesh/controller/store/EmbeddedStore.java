@@ -31,7 +31,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The store's embedded default (DESIGN.md section 11, {@code serve --dev}): a PostgreSQL server of
+ * The store's embedded default (docs/design.md section 11, {@code serve --dev}): a PostgreSQL server of
  * this process's own, run from the binaries that a Maven artifact carries, with its data under a
  * state directory, so that a second start goes on where the first stopped. On start it creates the
  * {@code inventory}, {@code identity} and {@code licences} databases when they are missing and

@@ -39,7 +39,7 @@ import org.jooq.impl.DSL;
  * <p>The controller's inventory is <em>fenced</em> by its plan lock: the writes that change what
  * is planned or what was sent — {@link #push}, {@link #assign}, {@link #unassign}, {@link #request},
  * {@link #desire}, {@link #delivered}, {@link #sent} — check in their transaction that this
- * controller's epoch is current (DESIGN.md section 10), so a controller that lost the lock cannot
+ * controller's epoch is current (docs/design.md section 10), so a controller that lost the lock cannot
  * change the plan. What hosts and builders report — {@link #report}, {@link #acknowledge},
  * {@link #failed}, {@link #finish} — is recorded by whoever receives it. Modules, node facts,
  * declarations, deliveries, failures and builds are queried by {@link Modules},

@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Core's {@link PlanLock} across controllers (DESIGN.md section 10): a PostgreSQL advisory lock
+ * Core's {@link PlanLock} across controllers (docs/design.md section 10): a PostgreSQL advisory lock
  * ({@code pg_advisory_lock}) held by a dedicated session on the {@code inventory} database for a
  * whole active period. Taking it increments the fencing epoch in the {@code leadership} table,
  * records the holder before and, in the same transaction, the handover ({@code handovers}: first,
@@ -128,7 +128,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     /**
      * Opens the lock's session now, and reads who holds the lock on it, so that a standby's taking over
      * costs the lock's round trips, not a connection to the server and the first run of its queries
-     * (DESIGN.md section 10: a standby keeps its connections warm). Best effort: a database out of reach
+     * (docs/design.md section 10: a standby keeps its connections warm). Best effort: a database out of reach
      * is logged, and {@link #acquire()} connects as it always does.
      */
     public void warm() {

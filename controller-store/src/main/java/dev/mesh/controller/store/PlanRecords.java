@@ -14,7 +14,7 @@ import org.jooq.JSON;
 
 /**
  * The plans the controller executes, recorded in the {@code inventory} database so that a
- * controller that takes over resumes them (DESIGN.md section 10). Every method is a fenced write:
+ * controller that takes over resumes them (docs/design.md section 10). Every method is a fenced write:
  * it runs inside {@link PgPlanLock#holding}, in one transaction that checks the holder's epoch, and
  * fails with {@code unavailable} once another controller took the lock.
  *

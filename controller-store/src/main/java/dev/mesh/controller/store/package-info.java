@@ -1,5 +1,5 @@
 /**
- * The controller's PostgreSQL store (DESIGN.md section 9): the {@code inventory}, {@code identity}
+ * The controller's PostgreSQL store (docs/design.md section 9): the {@code inventory}, {@code identity}
  * and {@code licences} databases, their Flyway migrations ({@link Migrations}), connections to them
  * ({@link Endpoint}, {@link ConnectionPool}), the implementations of core's ports on them
  * ({@link PgInventory}, {@link PgPlanLock}), the plan records written under the lock's fencing

@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * Composes every node's {@link Declaration} from the manifests of the modules assigned to it
- * (DESIGN.md section 5). A pure function: the same mesh, in any order, gives the same
+ * (docs/design.md section 5). A pure function: the same mesh, in any order, gives the same
  * declarations, byte for byte. A node whose templates cannot all be resolved, or whose modules
  * conflict, gets no declaration but its problems; the other nodes still compose.
  *

@@ -34,7 +34,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Carries out the plan, one round at a time (DESIGN.md sections 6 and 8): delivers each node whose
+ * Carries out the plan, one round at a time (docs/design.md sections 6 and 8): delivers each node whose
  * {@link Rollout#due() rollout is due} its new declaration, sends the builds the plan needs, and
  * records both in the inventory with the epoch they carried — so a successor reads what was sent and
  * neither skips nor repeats it. It also records what hosts and builders report.
@@ -240,7 +240,7 @@ public final class Execution {
 
     /**
      * Readies the transport for every node of the mesh that was never delivered to and that this
-     * execution has not readied yet (DESIGN.md section 8: a host's queue exists as soon as the
+     * execution has not readied yet (docs/design.md section 8: a host's queue exists as soon as the
      * controller knows the node), in name order; a failure is kept in {@code failed} and tried again
      * next round.
      */

@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Plans the mesh (DESIGN.md section 6): a pure function of the mesh, what each node last
+ * Plans the mesh (docs/design.md section 6): a pure function of the mesh, what each node last
  * acknowledged and which artifacts are built (with their digests, which the declarations pin). No side effects; identical inputs give a
  * byte-identical plan.
  *

@@ -31,7 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The twelve verbs of DESIGN.md section 7, as tools with JSON Schemas, handled against core's
+ * The twelve verbs of docs/design.md section 7, as tools with JSON Schemas, handled against core's
  * ports. One instance serves every transport. Read verbs never wait for the plan lock; mutating
  * verbs pass the {@link Lifecycle} gate: they run only while this controller is active and holds
  * the lock.

@@ -1,6 +1,10 @@
 package dev.mesh.controller.core.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.CanonicalJson;
@@ -24,12 +28,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * {@link IncrementalPlanner} against {@link Planner#plan}: over random meshes of the example
@@ -78,61 +78,62 @@ class IncrementalPlanningProperties {
     record Step(int kind, int index, String module, int node, int acknowledged) {
     }
 
-    @Provide
-    Arbitrary<Mesh> meshes() {
-        Arbitrary<List<Node>> nodes = MeshArbitraries.nodes();
-        Arbitrary<List<Manifest>> modules = MeshArbitraries.modules(MODULES);
-        Arbitrary<List<Assignment>> assignments = Combinators.combine(Arbitraries.of(NAMES),
-                Arbitraries.integers().between(0, 6).map(i -> "node-" + i))
-                .as(Assignment::new).list().ofMaxSize(14);
-        return Combinators.combine(nodes, modules, assignments).as((n, m, a) -> new Mesh(n, m, a, Layout.DEFAULT));
+    /** @return meshes of some of the modules, with up to 14 assignments (repeats allowed) to node-0 … node-6 */
+    private static Gen<Mesh> meshes() {
+        Gen<Assignment> assignment = arbitrary().pick(NAMES)
+                .zip(integers().between(0, 6).map(i -> "node-" + i), Assignment::new);
+        return MeshGens.nodes().zip(MeshGens.modules(MODULES), lists().of(assignment).ofSizeBetween(0, 14),
+                (n, m, a) -> new Mesh(n, m, a, Layout.DEFAULT)).describedAs(MeshGens::describe);
     }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        return Combinators.combine(Arbitraries.integers().between(0, 11), Arbitraries.integers().between(0, 100),
-                Arbitraries.of(NAMES), Arbitraries.integers().between(0, 6), Arbitraries.integers().between(0, 2))
-                .as(Step::new).list().ofMinSize(1).ofMaxSize(8);
+    /** @return 1 to 8 steps; each shrinks toward a move of the first assignment to node-0, nothing acknowledged */
+    private static Gen<List<Step>> steps() {
+        Gen<Step> step = integers().between(0, 11).zip(integers().between(0, 100), arbitrary().pick(NAMES),
+                integers().between(0, 6), integers().between(0, 2), Step::new);
+        return lists().of(step).ofSizeBetween(1, 8);
     }
 
-    @Property(tries = 300)
-    void plan_afterEachChange_equalsThePurePlan(@ForAll("meshes") Mesh first, @ForAll("steps") List<Step> steps) {
-        IncrementalPlanner planner = new IncrementalPlanner();
-        Planning pure = Planner.plan(first, Map.of(), Map.of());
-        assertSame(planner.plan(first, Map.of(), Map.of()), pure);
-        Map<String, Declaration> firstDeclarations = byNode(pure);
-        Mesh mesh = first;
-        for (Step step : steps) {
-            mesh = apply(mesh, step);
-            Map<String, Declaration> acknowledged = switch (step.acknowledged()) {
-                case 1 -> byNode(pure);
-                case 2 -> firstDeclarations;
-                default -> Map.of();
-            };
-            Map<String, Built> built = step.index() % 2 == 0 ? Map.of()
-                    : pure.plan().builds().stream().collect(Collectors.toMap(Plan.Build::id,
-                            build -> new Built(build.id(), "0".repeat(64), "file:///" + build.artifact())));
+    @Test
+    void plan_afterEachChange_equalsThePurePlan() {
+        qt().withExamples(300).forAll(meshes(), steps()).checkAssert((first, steps) -> {
+            IncrementalPlanner planner = new IncrementalPlanner();
+            Planning pure = Planner.plan(first, Map.of(), Map.of());
+            assertSame(planner.plan(first, Map.of(), Map.of()), pure);
+            Map<String, Declaration> firstDeclarations = byNode(pure);
+            Mesh mesh = first;
+            for (Step step : steps) {
+                mesh = apply(mesh, step);
+                Map<String, Declaration> acknowledged = switch (step.acknowledged()) {
+                    case 1 -> byNode(pure);
+                    case 2 -> firstDeclarations;
+                    default -> Map.of();
+                };
+                Map<String, Built> built = step.index() % 2 == 0 ? Map.of()
+                        : pure.plan().builds().stream().collect(Collectors.toMap(Plan.Build::id,
+                                build -> new Built(build.id(), "0".repeat(64), "file:///" + build.artifact())));
 
-            pure = Planner.plan(mesh, acknowledged, built);
+                pure = Planner.plan(mesh, acknowledged, built);
 
-            assertSame(planner.plan(mesh, acknowledged, built), pure);
-        }
+                assertSame(planner.plan(mesh, acknowledged, built), pure);
+            }
+        });
     }
 
-    @Property(tries = 300)
-    void meshDigest_afterEachChange_followsItsDefinition_andChangesExactlyWhenAnInputDoes(
-            @ForAll("meshes") Mesh first, @ForAll("steps") List<Step> steps) {
-        Mesh mesh = first;
-        assertThat(MeshDigest.of(mesh)).isEqualTo(definition(mesh));
-        for (Step step : steps) {
-            Mesh next = apply(mesh, step);
+    @Test
+    void meshDigest_afterEachChange_followsItsDefinition_andChangesExactlyWhenAnInputDoes() {
+        qt().withExamples(300).forAll(meshes(), steps()).checkAssert((first, steps) -> {
+            Mesh mesh = first;
+            assertThat(MeshDigest.of(mesh)).isEqualTo(definition(mesh));
+            for (Step step : steps) {
+                Mesh next = apply(mesh, step);
 
-            String digest = MeshDigest.of(next);
+                String digest = MeshDigest.of(next);
 
-            assertThat(digest).isEqualTo(definition(next));
-            assertThat(digest.equals(MeshDigest.of(mesh))).isEqualTo(Arrays.equals(inputs(next), inputs(mesh)));
-            mesh = next;
-        }
+                assertThat(digest).isEqualTo(definition(next));
+                assertThat(digest.equals(MeshDigest.of(mesh))).isEqualTo(Arrays.equals(inputs(next), inputs(mesh)));
+                mesh = next;
+            }
+        });
     }
 
     /**

@@ -1,6 +1,10 @@
 package dev.mesh.controller.core.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.CanonicalJson;
@@ -22,12 +26,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * Random meshes of the example modules: random nodes (some of another system), random
@@ -45,77 +45,83 @@ class PlanningProperties {
         }
     }
 
-    @Provide
-    Arbitrary<Mesh> meshes() {
-        Arbitrary<List<Node>> nodes = MeshArbitraries.nodes();
-        Arbitrary<List<Manifest>> modules = MeshArbitraries.modules(MODULES);
-        Arbitrary<List<Assignment>> assignments = Combinators.combine(
-                Arbitraries.of(MODULES.stream().map(Manifest::module).toList()),
-                Arbitraries.integers().between(0, 6).map(i -> "node-" + i))
-                .as(Assignment::new).list().ofMaxSize(12).map(list -> list.stream().distinct().toList());
-        return Combinators.combine(nodes, modules, assignments)
-                .as((n, m, a) -> new Mesh(n, m, a, Layout.DEFAULT));
+    /** @return meshes of some of the example modules, with up to 12 distinct assignments to node-0 … node-6 */
+    private static Gen<Mesh> meshes() {
+        Gen<Assignment> assignment = arbitrary().pick(MODULES.stream().map(Manifest::module).toList())
+                .zip(integers().between(0, 6).map(i -> "node-" + i), Assignment::new);
+        Gen<List<Assignment>> assignments = lists().of(assignment).ofSizeBetween(0, 12)
+                .map(list -> list.stream().distinct().toList());
+        return MeshGens.nodes().zip(MeshGens.modules(MODULES), assignments,
+                (n, m, a) -> new Mesh(n, m, a, Layout.DEFAULT)).describedAs(MeshGens::describe);
     }
 
-    @Property(tries = 200)
-    void compose_everyNodeGetsADeclarationOrLocatedProblems(@ForAll("meshes") Mesh mesh) {
-        Composition composition = Composer.compose(mesh);
+    @Test
+    void compose_everyNodeGetsADeclarationOrLocatedProblems() {
+        qt().withExamples(200).forAll(meshes()).checkAssert(mesh -> {
+            Composition composition = Composer.compose(mesh);
 
-        Set<String> declared = composition.declarations().stream().map(Declaration::node).collect(Collectors.toSet());
-        for (Node node : mesh.nodes()) {
-            boolean blocked = composition.blocked().containsKey(node.name());
-            assertThat(declared.contains(node.name()) != blocked)
-                    .as("node %s has a declaration or the problems that stopped it, not both", node.name()).isTrue();
-            if (blocked) {
-                assertThat(composition.blocked().get(node.name())).isNotEmpty();
-                assertThat(composition.problems()).containsAll(composition.blocked().get(node.name()));
+            Set<String> declared = composition.declarations().stream().map(Declaration::node)
+                    .collect(Collectors.toSet());
+            for (Node node : mesh.nodes()) {
+                boolean blocked = composition.blocked().containsKey(node.name());
+                assertThat(declared.contains(node.name()) != blocked)
+                        .as("node %s has a declaration or the problems that stopped it, not both", node.name())
+                        .isTrue();
+                if (blocked) {
+                    assertThat(composition.blocked().get(node.name())).isNotEmpty();
+                    assertThat(composition.problems()).containsAll(composition.blocked().get(node.name()));
+                }
             }
-        }
-        for (Problem problem : composition.problems()) {
-            assertThat(problem.code()).isNotBlank();
-            assertThat(problem.location().file()).isNotBlank();
-            assertThat(problem.location().pointer()).isNotNull();
-        }
-        for (Declaration declaration : composition.declarations()) {
-            assertThat(declaration.revision()).isEqualTo(CanonicalJson.digest(declaration.withRevision("")));
-        }
+            for (Problem problem : composition.problems()) {
+                assertThat(problem.code()).isNotBlank();
+                assertThat(problem.location().file()).isNotBlank();
+                assertThat(problem.location().pointer()).isNotNull();
+            }
+            for (Declaration declaration : composition.declarations()) {
+                assertThat(declaration.revision()).isEqualTo(CanonicalJson.digest(declaration.withRevision("")));
+            }
+        });
     }
 
-    @Property(tries = 200)
-    void plan_noChangePrecedesWhatItRequiresOnItsNode(@ForAll("meshes") Mesh mesh) {
-        Plan plan = Planner.plan(mesh, Map.of(), Map.of()).plan();
+    @Test
+    void plan_noChangePrecedesWhatItRequiresOnItsNode() {
+        qt().withExamples(200).forAll(meshes()).checkAssert(mesh -> {
+            Plan plan = Planner.plan(mesh, Map.of(), Map.of()).plan();
 
-        Map<String, Integer> position = new HashMap<>();
-        for (int i = 0; i < plan.changes().size(); i++) {
-            position.put(plan.changes().get(i).id(), i);
-        }
-        Set<String> builds = plan.builds().stream().map(Plan.Build::id).collect(Collectors.toSet());
-        for (Plan.Change change : plan.changes()) {
-            for (String required : change.requires()) {
-                String id = required.replace("#healthy", "");
-                if (id.startsWith("build:")) {
-                    assertThat(builds).contains(id);
-                } else {
-                    assertThat(position).containsKey(id);
-                    if (id.startsWith(change.node() + "/")) {
-                        assertThat(position.get(id)).isLessThan(position.get(change.id()));
+            Map<String, Integer> position = new HashMap<>();
+            for (int i = 0; i < plan.changes().size(); i++) {
+                position.put(plan.changes().get(i).id(), i);
+            }
+            Set<String> builds = plan.builds().stream().map(Plan.Build::id).collect(Collectors.toSet());
+            for (Plan.Change change : plan.changes()) {
+                for (String required : change.requires()) {
+                    String id = required.replace("#healthy", "");
+                    if (id.startsWith("build:")) {
+                        assertThat(builds).contains(id);
+                    } else {
+                        assertThat(position).containsKey(id);
+                        if (id.startsWith(change.node() + "/")) {
+                            assertThat(position.get(id)).isLessThan(position.get(change.id()));
+                        }
                     }
                 }
             }
-        }
+        });
     }
 
-    @Property(tries = 200)
-    void plan_againstItsOwnOutput_hasNoChanges(@ForAll("meshes") Mesh mesh) {
-        Planning first = Planner.plan(mesh, Map.of(), Map.of());
-        Map<String, Declaration> applied = first.composition().declarations().stream()
-                .collect(Collectors.toMap(Declaration::node, Function.identity()));
+    @Test
+    void plan_againstItsOwnOutput_hasNoChanges() {
+        qt().withExamples(200).forAll(meshes()).checkAssert(mesh -> {
+            Planning first = Planner.plan(mesh, Map.of(), Map.of());
+            Map<String, Declaration> applied = first.composition().declarations().stream()
+                    .collect(Collectors.toMap(Declaration::node, Function.identity()));
 
-        Planning second = Planner.plan(mesh, applied, Map.of());
+            Planning second = Planner.plan(mesh, applied, Map.of());
 
-        assertThat(second.plan().changes()).isEmpty();
-        assertThat(second.plan().builds()).isEmpty();
-        assertThat(CanonicalJson.text(Planner.plan(mesh, applied, Map.of()).plan()))
-                .isEqualTo(CanonicalJson.text(second.plan()));
+            assertThat(second.plan().changes()).isEmpty();
+            assertThat(second.plan().builds()).isEmpty();
+            assertThat(CanonicalJson.text(Planner.plan(mesh, applied, Map.of()).plan()))
+                    .isEqualTo(CanonicalJson.text(second.plan()));
+        });
     }
 }

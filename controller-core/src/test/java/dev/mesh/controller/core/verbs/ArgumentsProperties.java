@@ -2,6 +2,14 @@ package dev.mesh.controller.core.verbs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.booleans;
+import static org.quicktheories.generators.SourceDSL.doubles;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+import static org.quicktheories.generators.SourceDSL.longs;
+import static org.quicktheories.generators.SourceDSL.strings;
 
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
@@ -9,15 +17,15 @@ import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -37,52 +45,58 @@ class ArgumentsProperties {
     record Call(String verb, ObjectNode arguments, String stopsAt) {
     }
 
-    @Property(tries = 500)
-    void extraName_isInvalidAtItsPointer_andChangesNothing(@ForAll("withExtras") Call call) {
-        MemoryInventory inventory = new MemoryInventory();
-        MemoryEvents events = new MemoryEvents();
+    @Test
+    void extraName_isInvalidAtItsPointer_andChangesNothing() {
+        qt().withExamples(500).forAll(withExtras()).checkAssert(call -> {
+            MemoryInventory inventory = new MemoryInventory();
+            MemoryEvents events = new MemoryEvents();
 
-        assertThatThrownBy(() -> ArgumentsTest.verbs(inventory, events).call(call.verb(), call.arguments()))
+            assertThatThrownBy(() -> ArgumentsTest.verbs(inventory, events).call(call.verb(), call.arguments()))
+                    .isInstanceOfSatisfying(VerbException.class, e -> {
+                        assertThat(e.code()).isEqualTo(VerbException.Code.INVALID);
+                        assertThat(e.pointer()).isEqualTo(pointer(call.stopsAt()));
+                        assertThat(e.getMessage()).startsWith("unknown argument "
+                                + JSON.writeValueAsString(call.stopsAt()) + " for " + call.verb() + "; ");
+                    });
+            assertThat(inventory.modules()).isEmpty();
+            assertThat(inventory.requested()).isEmpty();
+            assertThat(events.events()).isEmpty();
+        });
+    }
+
+    @Test
+    void wrongValue_isInvalidAtItsPointer_sayingWhatItMustBe() {
+        qt().withExamples(300).forAll(withWrongValue()).checkAssert(call -> assertThatThrownBy(() -> ArgumentsTest
+                .verbs(new MemoryInventory(), new MemoryEvents()).call(call.verb(), call.arguments()))
                 .isInstanceOfSatisfying(VerbException.class, e -> {
                     assertThat(e.code()).isEqualTo(VerbException.Code.INVALID);
                     assertThat(e.pointer()).isEqualTo(pointer(call.stopsAt()));
-                    assertThat(e.getMessage()).startsWith("unknown argument " + JSON.writeValueAsString(call.stopsAt())
-                            + " for " + call.verb() + "; ");
-                });
-        assertThat(inventory.modules()).isEmpty();
-        assertThat(inventory.requested()).isEmpty();
-        assertThat(events.events()).isEmpty();
-    }
-
-    @Property(tries = 300)
-    void wrongValue_isInvalidAtItsPointer_sayingWhatItMustBe(@ForAll("withWrongValue") Call call) {
-        assertThatThrownBy(() -> ArgumentsTest.verbs(new MemoryInventory(), new MemoryEvents())
-                .call(call.verb(), call.arguments())).isInstanceOfSatisfying(VerbException.class, e -> {
-                    assertThat(e.code()).isEqualTo(VerbException.Code.INVALID);
-                    assertThat(e.pointer()).isEqualTo(pointer(call.stopsAt()));
                     assertThat(e.getMessage()).startsWith("the argument \"" + call.stopsAt() + "\" must be ");
-                });
+                }));
     }
 
-    @Property(tries = 500)
-    void keptToTheSchema_neverFailsForItsNamesOrTypes(@ForAll("valid") Call call) {
-        try {
-            ArgumentsTest.verbs(new MemoryInventory(), new MemoryEvents()).call(call.verb(), call.arguments());
-        } catch (VerbException e) {
-            assertThat(e.getMessage()).doesNotStartWith("unknown argument").doesNotStartWith("the argument ");
-        }
+    @Test
+    void keptToTheSchema_neverFailsForItsNamesOrTypes() {
+        qt().withExamples(500).forAll(valid()).checkAssert(call -> {
+            try {
+                ArgumentsTest.verbs(new MemoryInventory(), new MemoryEvents()).call(call.verb(), call.arguments());
+            } catch (VerbException e) {
+                assertThat(e.getMessage()).doesNotStartWith("unknown argument").doesNotStartWith("the argument ");
+            }
+        });
     }
 
-    @Provide
-    Arbitrary<Call> valid() {
-        return Arbitraries.of(TOOLS).flatMap(tool -> known(tool).map(args -> new Call(tool.name(), object(args), null)));
+    /** @return a call of any tool with what {@link #known} gives it */
+    private static Gen<Call> valid() {
+        return arbitrary().pick(TOOLS)
+                .flatMap(tool -> known(tool).map(args -> new Call(tool.name(), object(args), null)));
     }
 
-    @Provide
-    Arbitrary<Call> withExtras() {
-        return Arbitraries.of(TOOLS).flatMap(tool -> Combinators.combine(known(tool),
-                extraName(tool).list().ofMinSize(1).ofMaxSize(3), values(), Arbitraries.longs())
-                .as((known, extras, extraValue, seed) -> {
+    /** @return a call with 1 to 3 names its tool does not know among the known ones, stopping at the first */
+    private static Gen<Call> withExtras() {
+        return arbitrary().pick(TOOLS).flatMap(tool -> known(tool).zip(
+                lists().of(extraName(tool)).ofSizeBetween(1, 3), values(), longs().all(),
+                (known, extras, extraValue, seed) -> {
                     List<Map.Entry<String, JsonNode>> all = new ArrayList<>(known);
                     extras.forEach(name -> all.add(Map.entry(name, extraValue)));
                     Collections.shuffle(all, new Random(seed));
@@ -92,91 +106,127 @@ class ArgumentsProperties {
                 }));
     }
 
-    @Provide
-    Arbitrary<Call> withWrongValue() {
+    /** @return a call of a tool that has arguments, one of them with a value its schema does not allow */
+    private static Gen<Call> withWrongValue() {
         List<Tool> withArguments = TOOLS.stream().filter(tool -> !tool.inputSchema().path("properties").isEmpty())
                 .toList();
-        return Arbitraries.of(withArguments).flatMap(tool -> Combinators.combine(known(tool),
-                Arbitraries.of(tool.inputSchema().path("properties").propertyNames()))
-                .flatAs((known, name) -> wrong(tool.inputSchema().path("properties").path(name)).map(value -> {
-                    List<Map.Entry<String, JsonNode>> all = new ArrayList<>(known);
-                    all.removeIf(entry -> entry.getKey().equals(name));
-                    all.add(Map.entry(name, value));
-                    return new Call(tool.name(), object(all), name);
-                })));
+        return arbitrary().pick(withArguments).flatMap(tool -> {
+            JsonNode properties = tool.inputSchema().path("properties");
+            return arbitrary().pick(List.copyOf(properties.propertyNames())).flatMap(name -> known(tool)
+                    .zip(wrong(properties.path(name)), (known, value) -> {
+                        List<Map.Entry<String, JsonNode>> all = new ArrayList<>(known);
+                        all.removeIf(entry -> entry.getKey().equals(name));
+                        all.add(Map.entry(name, value));
+                        return new Call(tool.name(), object(all), name);
+                    }));
+        });
     }
 
     /** @return every required argument and some optional ones, each with a value its schema allows */
-    private static Arbitrary<List<Map.Entry<String, JsonNode>>> known(Tool tool) {
+    private static Gen<List<Map.Entry<String, JsonNode>>> known(Tool tool) {
         JsonNode schema = tool.inputSchema();
-        List<Arbitrary<List<Map.Entry<String, JsonNode>>>> parts = new ArrayList<>();
+        List<Map.Entry<String, JsonNode>> none = List.of();
+        Gen<List<Map.Entry<String, JsonNode>>> all = Generate.constant(none);
         for (Map.Entry<String, JsonNode> property : schema.path("properties").properties()) {
-            Arbitrary<List<Map.Entry<String, JsonNode>>> present = right(property.getValue())
+            Gen<List<Map.Entry<String, JsonNode>>> present = right(property.getValue())
                     .map(value -> List.of(Map.entry(property.getKey(), value)));
             boolean required = schema.path("required").valueStream()
                     .anyMatch(name -> name.asString().equals(property.getKey()));
-            parts.add(required ? present : Arbitraries.oneOf(present, Arbitraries.just(List.of())));
+            Gen<List<Map.Entry<String, JsonNode>>> part = required ? present
+                    : Generate.oneOf(Generate.constant(none), present);
+            all = all.zip(part, (before, more) -> {
+                List<Map.Entry<String, JsonNode>> both = new ArrayList<>(before);
+                both.addAll(more);
+                return both;
+            });
         }
-        if (parts.isEmpty()) {
-            return Arbitraries.just(List.of());
-        }
-        return Combinators.combine(parts).as(lists -> lists.stream().flatMap(List::stream).toList());
+        return all;
     }
 
-    private static Arbitrary<String> extraName(Tool tool) {
+    private static Gen<String> extraName(Tool tool) {
         JsonNode properties = tool.inputSchema().path("properties");
-        return Arbitraries.oneOf(Arbitraries.strings().ofMaxLength(12),
-                Arbitraries.strings().withCharRange('a', 'z').ofMinLength(1).ofMaxLength(10),
-                Arbitraries.of(properties.propertyNames().isEmpty() ? List.of("name") : properties.propertyNames())
-                        .map(name -> name + "s"),
-                Arbitraries.of("artefact", "module ", "Module", "a/b", "~", ""))
-                .filter(name -> !properties.has(name));
+        List<String> names = properties.propertyNames().isEmpty() ? List.of("name")
+                : List.copyOf(properties.propertyNames());
+        return Generate.oneOf(text(0, 12), strings().betweenCodePoints('a', 'z').ofLengthBetween(1, 10),
+                arbitrary().pick(names).map(name -> name + "s"),
+                arbitrary().pick("artefact", "module ", "Module", "a/b", "~", ""))
+                .assuming(name -> !properties.has(name));
     }
 
     /** @return values of one of the schema's types, and of its {@code minLength} */
-    private static Arbitrary<JsonNode> right(JsonNode schema) {
+    private static Gen<JsonNode> right(JsonNode schema) {
         int minLength = schema.path("minLength").asInt(0);
-        List<Arbitrary<JsonNode>> choices = new ArrayList<>();
+        List<Gen<JsonNode>> choices = new ArrayList<>();
         for (String type : types(schema)) {
             choices.add(switch (type) {
-                case "string" -> Arbitraries.strings().ofMinLength(minLength).ofMaxLength(minLength + 12)
-                        .map(JSON::valueToTree);
-                case "object" -> Arbitraries.maps(Arbitraries.strings().ofMaxLength(6), Arbitraries.strings()
-                        .ofMaxLength(6)).ofMaxSize(3).map(JSON::valueToTree);
-                case "array" -> Arbitraries.strings().list().ofMaxSize(3).map(JSON::valueToTree);
-                case "boolean" -> Arbitraries.of(true, false).map(JSON::valueToTree);
-                case "number" -> Arbitraries.integers().map(JSON::valueToTree);
-                case "null" -> Arbitraries.just(JSON.nullNode());
+                case "string" -> json(text(minLength, minLength + 12));
+                case "object" -> json(lists().of(text(0, 6).zip(text(0, 6), Pair::of)).ofSizeBetween(0, 3)
+                        .map(entries -> {
+                            Map<String, String> map = new LinkedHashMap<>();
+                            entries.forEach(entry -> map.putIfAbsent(entry._1, entry._2));
+                            return map;
+                        }));
+                case "array" -> json(lists().of(text(0, 12)).ofSizeBetween(0, 3));
+                case "boolean" -> json(booleans().all());
+                case "number" -> json(integers().all());
+                case "null" -> Generate.constant(JSON::nullNode);
                 default -> throw new IllegalStateException("no values for type " + type);
             });
         }
-        return Arbitraries.oneOf(choices);
+        return anyOf(choices);
     }
 
     /** @return values the schema does not allow: another type, or a string shorter than its {@code minLength} */
-    private static Arbitrary<JsonNode> wrong(JsonNode schema) {
+    private static Gen<JsonNode> wrong(JsonNode schema) {
         List<String> types = types(schema);
-        Arbitrary<JsonNode> otherType = values().filter(value -> !types.contains(kind(value)));
+        Gen<JsonNode> otherType = values(kind -> !types.contains(kind));
         int minLength = schema.path("minLength").asInt(0);
-        return minLength > 0 && types.contains("string") ? Arbitraries.oneOf(otherType, Arbitraries.strings()
-                .withCharRange('a', 'z').ofMaxLength(minLength - 1).map(JSON::valueToTree)) : otherType;
+        return minLength > 0 && types.contains("string") ? Generate.oneOf(otherType,
+                json(strings().betweenCodePoints('a', 'z').ofLengthBetween(0, minLength - 1))) : otherType;
     }
 
     /** @return any JSON value, of every kind */
-    private static Arbitrary<JsonNode> values() {
-        return Arbitraries.oneOf(Arbitraries.strings().ofMaxLength(8).map(JSON::valueToTree),
-                Arbitraries.integers().map(JSON::valueToTree), Arbitraries.doubles().map(JSON::valueToTree),
-                Arbitraries.of(true, false).map(JSON::valueToTree), Arbitraries.just(JSON.nullNode()),
-                Arbitraries.just(JSON.createObjectNode()), Arbitraries.just(JSON.createArrayNode().add(1)));
+    private static Gen<JsonNode> values() {
+        return values(kind -> true);
+    }
+
+    /** @return JSON values of every kind (a type of JSON Schema) {@code kinds} accepts */
+    private static Gen<JsonNode> values(Predicate<String> kinds) {
+        List<Pair<String, Gen<JsonNode>>> all = List.of(Pair.of("string", json(text(0, 8))),
+                Pair.of("number", json(integers().all())), Pair.of("number", json(doubles().any())),
+                Pair.of("boolean", json(booleans().all())), Pair.of("null", Generate.constant(JSON::nullNode)),
+                Pair.of("object", Generate.constant(JSON::createObjectNode)),
+                Pair.of("array", Generate.constant(() -> JSON.createArrayNode().add(1))));
+        return anyOf(all.stream().filter(value -> kinds.test(value._1)).map(value -> value._2).toList());
+    }
+
+    /**
+     * @return strings of {@code min} to {@code max} code points: mostly printable ASCII, then any of
+     *     the basic multilingual plane but surrogates, then of the other planes
+     */
+    private static Gen<String> text(int min, int max) {
+        Gen<Integer> codePoints = Generate.frequency(List.of(Pair.of(6, integers().between(' ', '~')),
+                Pair.of(3, integers().between(0, Character.MIN_SURROGATE - 1)),
+                Pair.of(1, integers().between(Character.MAX_SURROGATE + 1, Character.MAX_CODE_POINT))));
+        return lists().of(codePoints).ofSizeBetween(min, max).map(list -> {
+            StringBuilder text = new StringBuilder();
+            list.forEach(text::appendCodePoint);
+            return text.toString();
+        });
+    }
+
+    /** @return a value of one of {@code choices}; shrinks toward the first */
+    private static Gen<JsonNode> anyOf(List<Gen<JsonNode>> choices) {
+        return arbitrary().pick(choices).flatMap(choice -> choice);
+    }
+
+    private static Gen<JsonNode> json(Gen<?> values) {
+        return values.map(JSON::valueToTree);
     }
 
     private static List<String> types(JsonNode schema) {
         JsonNode type = schema.path("type");
         return type.isArray() ? type.valueStream().map(JsonNode::asString).toList() : List.of(type.asString());
-    }
-
-    private static String kind(JsonNode value) {
-        return value.isNumber() ? "number" : value.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     private static ObjectNode object(List<Map.Entry<String, JsonNode>> entries) {

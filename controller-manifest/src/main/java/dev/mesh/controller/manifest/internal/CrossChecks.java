@@ -8,7 +8,7 @@ import dev.mesh.controller.manifest.Template;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The rules of DESIGN.md section 3 that name one part of a manifest from another. */
+/** The rules of docs/design.md section 3 that name one part of a manifest from another. */
 final class CrossChecks {
 
     private final Checks checks;

@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The strict manifest parser: JSON syntax, fields, forms and the rules across fields of DESIGN.md
+ * The strict manifest parser: JSON syntax, fields, forms and the rules across fields of docs/design.md
  * section 3, every problem located. Stateless; each call reads one document.
  */
 public final class ManifestReader {

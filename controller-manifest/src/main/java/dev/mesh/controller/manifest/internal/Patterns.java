@@ -1,6 +1,6 @@
 package dev.mesh.controller.manifest.internal;
 
-/** The patterns of DESIGN.md section 3, each with the sentence that explains it in a message. */
+/** The patterns of docs/design.md section 3, each with the sentence that explains it in a message. */
 final class Patterns {
 
     static final Form NAME = Form.of("a-z", "a-z0-9-", 1, 63);

@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The template grammar of DESIGN.md section 4, parsed into segments. Problems point at the
+ * The template grammar of docs/design.md section 4, parsed into segments. Problems point at the
  * column of the offending {@code ${} inside the string.
  */
 public final class TemplateSyntax {

@@ -144,7 +144,7 @@ public final class MeshComposer {
         return new Composition(declarations, problems, blocked);
     }
 
-    /** Slugs are unique in the mesh (DESIGN.md section 3). */
+    /** Slugs are unique in the mesh (docs/design.md section 3). */
     private static List<Problem> slugConflicts(Map<String, Manifest> modules) {
         List<Problem> problems = new ArrayList<>();
         Map<String, Manifest> bySlug = new TreeMap<>();

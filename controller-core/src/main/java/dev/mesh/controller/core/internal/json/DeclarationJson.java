@@ -22,7 +22,7 @@ import tools.jackson.core.JsonGenerator;
  * <p>Why: composition digests every declaration it makes, and databind reads each record
  * component through a reflective accessor call; writing the fields directly takes that cost out
  * of every plan (about a quarter of a full plan's CPU before). Equality with {@link CanonicalJson}
- * is a jqwik property ({@code DeclarationJsonProperties}); a new component of a declaration's
+ * is a property test ({@code DeclarationJsonProperties}); a new component of a declaration's
  * records must be written here too, in its sorted place.
  *
  * <p>A digest may be given <em>fragments</em>: the plain bytes of parts that many declarations

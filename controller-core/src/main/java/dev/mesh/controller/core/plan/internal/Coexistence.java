@@ -10,7 +10,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * Whether a process can start while the container it replaces still runs (DESIGN.md section 6):
+ * Whether a process can start while the container it replaces still runs (docs/design.md section 6):
  * not when they share the name, a port, or a path one of them writes. Judged from the
  * declarations alone, so only from what they say:
  *

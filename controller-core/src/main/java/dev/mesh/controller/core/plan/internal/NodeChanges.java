@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * The changes of one node, from its last acknowledged declaration (possibly none) to its new one,
- * in the order of DESIGN.md section 6, each requiring what must be in place before it on the same
+ * in the order of docs/design.md section 6, each requiring what must be in place before it on the same
  * node — always changes of an earlier step, so every change comes after what it requires.
  * Requirements across nodes and on builds are added by {@link Requirements}.
  *

@@ -13,7 +13,7 @@ import java.util.function.Function;
 
 /**
  * The comparison of two declarations of one node that makes its {@link NodeChanges}: per step of
- * DESIGN.md section 6, what the new declaration adds or changes and the old one no longer has,
+ * docs/design.md section 6, what the new declaration adds or changes and the old one no longer has,
  * each change with what it requires on the node.
  *
  * <p>One per comparison; not thread-safe.

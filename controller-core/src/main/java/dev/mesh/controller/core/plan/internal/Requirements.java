@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * What a plan's changes wait for beyond their node (DESIGN.md section 6): the builds of the
+ * What a plan's changes wait for beyond their node (docs/design.md section 6): the builds of the
  * artifacts they run — each (module, version, artifact) once, for its system, shared by every node
  * that runs it — and the start of the processes holding the seats a process's module references,
  * on whatever node those are. Reads only the nodes that have changes, through their

@@ -1,6 +1,11 @@
 package dev.mesh.controller.core.internal.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.booleans;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 import dev.mesh.controller.core.CanonicalJson;
 import dev.mesh.controller.core.Composition;
@@ -17,13 +22,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.api.Tuple4;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * {@link DeclarationJson} writes exactly what {@link CanonicalJson} writes for a declaration, both
@@ -34,42 +39,48 @@ import org.junit.jupiter.api.Test;
  */
 class DeclarationJsonProperties {
 
-    @Property(tries = 500)
-    void bytes_anyDeclaration_equalCanonicalJson(@ForAll("declarations") Declaration declaration) {
-        String canonical = CanonicalJson.text(declaration);
+    @Test
+    void bytes_anyDeclaration_equalCanonicalJson() {
+        qt().withExamples(500).forAll(declarations()).checkAssert(declaration -> {
+            String canonical = CanonicalJson.text(declaration);
 
-        assertThat(text(DeclarationJson.bytes(declaration))).isEqualTo(canonical);
-        assertThat(text(DeclarationJson.generatedBytes(declaration))).isEqualTo(canonical);
-        byte[] plain = DeclarationJson.plainBytes(declaration);
-        if (plain != null) {
-            assertThat(text(plain)).isEqualTo(canonical);
-        }
-        assertThat(DeclarationJson.digest(declaration)).isEqualTo(CanonicalJson.digest(declaration));
+            assertThat(text(DeclarationJson.bytes(declaration))).isEqualTo(canonical);
+            assertThat(text(DeclarationJson.generatedBytes(declaration))).isEqualTo(canonical);
+            byte[] plain = DeclarationJson.plainBytes(declaration);
+            if (plain != null) {
+                assertThat(text(plain)).isEqualTo(canonical);
+            }
+            assertThat(DeclarationJson.digest(declaration)).isEqualTo(CanonicalJson.digest(declaration));
+        });
     }
 
-    @Property(tries = 300)
-    void digest_withFragmentsOfItsParts_equalsCanonicalJson(@ForAll("declarations") Declaration declaration) {
-        Map<Object, byte[]> fragments = new IdentityHashMap<>();
-        declaration.accounts().forEach(account -> fragments.put(account, DeclarationJson.fragment(account)));
-        declaration.directories().forEach(directory -> fragments.put(directory, DeclarationJson.fragment(directory)));
-        declaration.tools().forEach(tool -> fragments.put(tool, DeclarationJson.fragment(tool)));
-        for (Declaration.Process process : declaration.processes()) {
-            fragments.put(process.artifact(), DeclarationJson.fragment(process.artifact()));
-            fragments.put(process.env(), DeclarationJson.fragment(process.env()));
-        }
+    @Test
+    void digest_withFragmentsOfItsParts_equalsCanonicalJson() {
+        qt().withExamples(300).forAll(declarations()).checkAssert(declaration -> {
+            Map<Object, byte[]> fragments = new IdentityHashMap<>();
+            declaration.accounts().forEach(account -> fragments.put(account, DeclarationJson.fragment(account)));
+            declaration.directories()
+                    .forEach(directory -> fragments.put(directory, DeclarationJson.fragment(directory)));
+            declaration.tools().forEach(tool -> fragments.put(tool, DeclarationJson.fragment(tool)));
+            for (Declaration.Process process : declaration.processes()) {
+                fragments.put(process.artifact(), DeclarationJson.fragment(process.artifact()));
+                fragments.put(process.env(), DeclarationJson.fragment(process.env()));
+            }
 
-        assertThat(DeclarationJson.digest(declaration, CanonicalOut.plain(CanonicalJson.sha256(), null), fragments))
-                .isEqualTo(CanonicalJson.digest(declaration));
+            assertThat(DeclarationJson.digest(declaration, CanonicalOut.plain(CanonicalJson.sha256(), null),
+                    fragments)).isEqualTo(CanonicalJson.digest(declaration));
+        });
     }
 
-    @Property(tries = 300)
-    void plainBytes_printableAsciiDeclaration_writtenWithoutJacksonAndEqualCanonicalJson(
-            @ForAll("plainDeclarations") Declaration declaration) {
-        byte[] plain = DeclarationJson.plainBytes(declaration);
+    @Test
+    void plainBytes_printableAsciiDeclaration_writtenWithoutJacksonAndEqualCanonicalJson() {
+        qt().withExamples(300).forAll(declarations(plainStrings())).checkAssert(declaration -> {
+            byte[] plain = DeclarationJson.plainBytes(declaration);
 
-        assertThat(plain).isNotNull();
-        assertThat(text(plain)).isEqualTo(CanonicalJson.text(declaration));
-        assertThat(DeclarationJson.digest(declaration)).isEqualTo(CanonicalJson.digest(declaration));
+            assertThat(plain).isNotNull();
+            assertThat(text(plain)).isEqualTo(CanonicalJson.text(declaration));
+            assertThat(DeclarationJson.digest(declaration)).isEqualTo(CanonicalJson.digest(declaration));
+        });
     }
 
     private static String text(byte[] bytes) {
@@ -88,65 +99,82 @@ class DeclarationJsonProperties {
         }
     }
 
-    @Provide
-    Arbitrary<Declaration> declarations() {
-        return Arbitraries.oneOf(declarations(strings()), declarations(plainStrings()));
+    /** @return declarations of any strings or of printable ASCII only, half and half */
+    private static Gen<Declaration> declarations() {
+        return Generate.oneOf(declarations(strings()), declarations(plainStrings()));
     }
 
-    @Provide
-    Arbitrary<Declaration> plainDeclarations() {
-        return declarations(plainStrings());
+    /**
+     * @param s the strings of every part
+     * @return declarations with up to 3 (containers: 2) of each part, some artifact versions, digests and
+     *     locations null, some processes without a preparation
+     */
+    private static Gen<Declaration> declarations(Gen<String> s) {
+        Gen<List<String>> list = upTo(3, s);
+        Gen<Map<String, String>> env = maps(s);
+        Gen<Declaration.Account> accounts = s.zip(s, s, Declaration.Account::new);
+        Gen<Declaration.Directory> directories = s.zip(s, s, s, s, Declaration.Directory::new);
+        Gen<Declaration.Secret> secrets = s.zip(s, s, s, s, Declaration.Secret::new);
+        Gen<Declaration.Access> accesses = s.zip(s, s, Declaration.Access::new);
+        Gen<Declaration.Artifact> artifacts = s.zip(orNull(20, s), s, s, Tuple4::of).zip(orNull(50, s), orNull(50, s),
+                (a, sha256, location) -> new Declaration.Artifact(a._1, a._2, a._3, a._4, sha256, location));
+        Gen<Declaration.Preparation> preparations = orNull(40, list.zip(s, env, Declaration.Preparation::new));
+        Gen<Declaration.Process> processes = s.zip(s, artifacts, list, Tuple4::of).zip(
+                s.zip(env, list, booleans().all(), Tuple4::of), preparations,
+                (a, b, prepare) -> new Declaration.Process(a._1, a._2, a._3, a._4, b._1, b._2, b._3, b._4, prepare));
+        Gen<Declaration.Mount> mounts = s.zip(s, s, Declaration.Mount::new);
+        Gen<Declaration.Container> containers = s.zip(s, s, s, Tuple4::of).zip(env, upTo(3, mounts), s, list,
+                (a, e, m, network, run) -> new Declaration.Container(a._1, a._2, a._3, a._4, e, m, network, run));
+        Gen<Declaration.Tool> tools = s.zip(s, Declaration.Tool::new);
+        Gen<Tuple4<String, String, List<Declaration.Account>, List<Declaration.Directory>>> head = s.zip(s,
+                upTo(3, accounts), upTo(3, directories), Tuple4::of);
+        Gen<Tuple4<List<Declaration.Secret>, List<Declaration.Access>, List<Declaration.Process>,
+                List<Declaration.Container>>> body = upTo(3, secrets).zip(upTo(3, accesses), upTo(3, processes),
+                upTo(2, containers), Tuple4::of);
+        return head.zip(body, list, upTo(3, tools), (h, b, seats, t) -> new Declaration(h._1, h._2, h._3, h._4, b._1,
+                b._2, b._3, b._4, seats, t));
     }
 
-    private static Arbitrary<Declaration> declarations(Arbitrary<String> s) {
-        Arbitrary<List<String>> list = s.list().ofMaxSize(3);
-        Arbitrary<Map<String, String>> env = maps(s);
-        Arbitrary<Declaration.Account> accounts = Combinators.combine(s, s, s).as(Declaration.Account::new);
-        Arbitrary<Declaration.Directory> directories = Combinators.combine(s, s, s, s, s)
-                .as(Declaration.Directory::new);
-        Arbitrary<Declaration.Secret> secrets = Combinators.combine(s, s, s, s, s).as(Declaration.Secret::new);
-        Arbitrary<Declaration.Access> accesses = Combinators.combine(s, s, s).as(Declaration.Access::new);
-        Arbitrary<Declaration.Artifact> artifacts = Combinators.combine(s, s.injectNull(0.2), s, s,
-                s.injectNull(0.5), s.injectNull(0.5)).as(Declaration.Artifact::new);
-        Arbitrary<Declaration.Preparation> preparations = Combinators.combine(list, s, env)
-                .as(Declaration.Preparation::new).injectNull(0.4);
-        Arbitrary<Declaration.Process> processes = Combinators.combine(s, s, artifacts, list, s, env, list,
-                Arbitraries.of(true, false)).as((m, n, a, r, u, e, rep, o) -> new Declaration.Process(m, n, a, r, u,
-                e, rep, o, null));
-        processes = Combinators.combine(processes, preparations).as((p, prep) -> new Declaration.Process(p.module(),
-                p.name(), p.artifact(), p.run(), p.user(), p.env(), p.replaces(), p.overlap(), prep));
-        Arbitrary<Declaration.Mount> mounts = Combinators.combine(s, s, s).as(Declaration.Mount::new);
-        Arbitrary<Declaration.Container> containers = Combinators.combine(s, s, s, s, env, mounts.list().ofMaxSize(3),
-                s, list).as(Declaration.Container::new);
-        Arbitrary<Declaration.Tool> tools = Combinators.combine(s, s).as(Declaration.Tool::new);
-        Arbitrary<Declaration> head = Combinators.combine(s, s, accounts.list().ofMaxSize(3),
-                directories.list().ofMaxSize(3), secrets.list().ofMaxSize(3), accesses.list().ofMaxSize(3),
-                processes.list().ofMaxSize(3), containers.list().ofMaxSize(2))
-                .as((node, revision, a, d, se, ac, p, c) -> new Declaration(node, revision, a, d, se, ac, p, c,
-                        List.of(), List.of()));
-        return Combinators.combine(head, list, tools.list().ofMaxSize(3))
-                .as((d, seats, t) -> new Declaration(d.node(), d.revision(), d.accounts(), d.directories(), d.secrets(),
-                        d.accesses(), d.processes(), d.containers(), seats, t));
-    }
-
-    private static Arbitrary<String> strings() {
-        return Arbitraries.oneOf(
-                Arbitraries.strings().withCharRange('\u0000', '\u02ff').withChars("€\u2028\u2029\uffff").ofMaxLength(8),
-                Arbitraries.of("", "a\"b\\c", "/var/lib/mesh", "😀", "x😀y", "\u007f", "${seat:x:1}"));
+    /** @return strings with escapes, control and non-ASCII characters, surrogate pairs and line separators */
+    private static Gen<String> strings() {
+        Gen<Character> chars = Generate.frequency(List.of(Pair.of(9, Generate.characters('\u0000', '\u02ff')),
+                Pair.of(1, arbitrary().pick('€', '\u2028', '\u2029', '\uffff'))));
+        return Generate.oneOf(upTo(8, chars).map(DeclarationJsonProperties::string),
+                arbitrary().pick("", "a\"b\\c", "/var/lib/mesh", "😀", "x😀y", "\u007f", "${seat:x:1}"));
     }
 
     /** Printable ASCII, the only strings written without Jackson, with the two it must not write as they are. */
-    private static Arbitrary<String> plainStrings() {
-        return Arbitraries.strings().withCharRange(' ', '~').excludeChars('"', '\\').ofMaxLength(12);
+    private static Gen<String> plainStrings() {
+        List<Character> plain = IntStream.rangeClosed(' ', '~').filter(c -> c != '"' && c != '\\')
+                .mapToObj(c -> (char) c).toList();
+        return upTo(12, arbitrary().pick(plain)).map(DeclarationJsonProperties::string);
     }
 
     /** Sorted, insertion-ordered or hashed: the writer must sort what is not sorted. */
-    private static Arbitrary<Map<String, String>> maps(Arbitrary<String> strings) {
-        return Combinators.combine(Arbitraries.maps(strings, strings).ofMaxSize(4), Arbitraries.integers().between(0, 2))
-                .as((map, kind) -> switch (kind) {
-                    case 0 -> new TreeMap<>(map);
-                    case 1 -> new LinkedHashMap<>(map);
-                    default -> new HashMap<>(map);
-                });
+    private static Gen<Map<String, String>> maps(Gen<String> strings) {
+        return upTo(4, strings.zip(strings, Pair::of)).zip(integers().between(0, 2), (entries, kind) -> {
+            Map<String, String> map = switch (kind) {
+                case 0 -> new TreeMap<>();
+                case 1 -> new LinkedHashMap<>();
+                default -> new HashMap<>();
+            };
+            entries.forEach(entry -> map.putIfAbsent(entry._1, entry._2));
+            return map;
+        });
+    }
+
+    /** @return lists of 0 to {@code size} {@code elements} */
+    private static <T> Gen<List<T>> upTo(int size, Gen<T> elements) {
+        return lists().of(elements).ofSizeBetween(0, size);
+    }
+
+    /** @return {@code values}, or null in {@code percent} of the cases */
+    private static <T> Gen<T> orNull(int percent, Gen<T> values) {
+        Gen<T> none = Generate.constant(() -> null);
+        return Generate.frequency(List.of(Pair.of(100 - percent, values), Pair.of(percent, none)));
+    }
+
+    private static String string(List<Character> chars) {
+        return chars.stream().map(String::valueOf).collect(Collectors.joining());
     }
 }
