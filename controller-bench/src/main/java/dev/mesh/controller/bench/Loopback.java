@@ -5,19 +5,18 @@ import com.rabbitmq.client.ConnectionFactory;
 import dev.mesh.controller.bus.BrokerSettings;
 import dev.mesh.controller.bus.NatsSettings;
 import dev.mesh.controller.core.Secret;
+import dev.mesh.controller.testing.LocalRabbit;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
  * The loopback services the bus drivers run against, each in a part of its own: a RabbitMQ virtual
- * host made for the run with {@code rabbitmqctl} (as {@code guest}, deleted by {@link #close()}), a NATS
+ * host made for the run through the broker's management API (as {@code guest}, deleted by {@link #close()}), a NATS
  * subject prefix of its own; and what the drivers print: latencies as mean, p50, p99 in ms.
  */
 final class Loopback implements AutoCloseable {
@@ -38,8 +37,8 @@ final class Loopback implements AutoCloseable {
     /** @return a new virtual host {@value #USER} may use fully */
     static Loopback open() {
         Loopback loopback = new Loopback();
-        rabbitmqctl("add_vhost", loopback.vhost);
-        rabbitmqctl("set_permissions", "-p", loopback.vhost, USER, ".*", ".*", ".*");
+        LocalRabbit.get().addVhost(loopback.vhost);
+        LocalRabbit.get().setPermissions(loopback.vhost, USER, ".*", ".*", ".*");
         return loopback;
     }
 
@@ -76,10 +75,10 @@ final class Loopback implements AutoCloseable {
      * @return the user's name
      */
     String addCaller(String user) {
-        rabbitmqctl("add_user", user, user);
+        LocalRabbit.get().addUser(user, user);
         users.add(user);
         dev.mesh.controller.bus.Access access = dev.mesh.controller.bus.Access.of(user, false, false);
-        rabbitmqctl("set_permissions", "-p", vhost, user, access.configure(), access.write(), access.read());
+        LocalRabbit.get().setPermissions(vhost, user, access.configure(), access.write(), access.read());
         return user;
     }
 
@@ -100,8 +99,8 @@ final class Loopback implements AutoCloseable {
      * @return its settings, as the lab's hosts take them
      */
     dev.mesh.controller.simhost.BrokerSettings addUser(String user) {
-        rabbitmqctl("add_user", user, user);
-        rabbitmqctl("set_permissions", "-p", vhost, user, ".*", ".*", ".*");
+        LocalRabbit.get().addUser(user, user);
+        LocalRabbit.get().setPermissions(vhost, user, ".*", ".*", ".*");
         users.add(user);
         return new dev.mesh.controller.simhost.BrokerSettings(HOST, AMQP_PORT, vhost, user, user);
     }
@@ -114,9 +113,9 @@ final class Loopback implements AutoCloseable {
     @Override
     public void close() {
         for (String user : users) {
-            rabbitmqctl("delete_user", user);
+            LocalRabbit.get().deleteUser(user);
         }
-        rabbitmqctl("delete_vhost", vhost);
+        LocalRabbit.get().deleteVhost(vhost);
     }
 
     /**
@@ -126,33 +125,7 @@ final class Loopback implements AutoCloseable {
      * @return the size it was, to set back after
      */
     static long maxMessageSize(long bytes) {
-        String was = rabbitmqctl("eval", "application:get_env(rabbit, max_message_size).").trim();
-        rabbitmqctl("eval", "application:set_env(rabbit, max_message_size, " + bytes + ").");
-        java.util.regex.Matcher size = java.util.regex.Pattern.compile("\\{ok,(\\d+)\\}").matcher(was);
-        return size.matches() ? Long.parseLong(size.group(1)) : 134_217_728L;
-    }
-
-    private static String rabbitmqctl(String... arguments) {
-        List<String> command = new ArrayList<>(List.of("rabbitmqctl", "-q"));
-        command.addAll(List.of(arguments));
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getOutputStream().close();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not end in 60 s; is RabbitMQ up?");
-            }
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed: " + output.trim());
-            }
-            return output;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run rabbitmqctl (" + e.getMessage() + "); run as root", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        return LocalRabbit.maxMessageSize(bytes);
     }
 
     /** Latencies in nanoseconds, summarised as the drivers print them. */

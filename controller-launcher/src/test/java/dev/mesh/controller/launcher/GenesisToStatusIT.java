@@ -8,6 +8,7 @@ import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.LocalRabbit;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -67,8 +68,8 @@ class GenesisToStatusIT {
 
     @BeforeEach
     void services() throws Exception {
-        MeshEnvironment.rabbitmqctl("add_vhost", vhost);
-        MeshEnvironment.rabbitmqctl("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*");
+        LocalRabbit.get().addVhost(vhost);
+        LocalRabbit.get().setPermissions(vhost, "guest", ".*", ".*", ".*");
         stunnel = startStunnel();
     }
 
@@ -81,7 +82,7 @@ class GenesisToStatusIT {
             stunnel.destroy();
             stunnel.waitFor(10, TimeUnit.SECONDS);
         }
-        MeshEnvironment.rabbitmqctl("delete_vhost", vhost);
+        LocalRabbit.get().deleteVhost(vhost);
     }
 
     @Test

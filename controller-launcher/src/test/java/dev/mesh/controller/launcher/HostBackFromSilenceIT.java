@@ -8,6 +8,7 @@ import dev.mesh.controller.simhost.HostSettings;
 import dev.mesh.controller.simhost.NatsSettings;
 import dev.mesh.controller.simhost.SimulatedHost;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.LocalRabbit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -95,7 +96,7 @@ class HostBackFromSilenceIT {
                 () -> current.equals(rollout().path("delivered").path("revision").asString()));
         // The fault: the declaration waiting in the host's durable queue is lost (as with a host whose disk
         // was replaced, or a queue an operator purged), so only the controller's re-delivery can bring it.
-        MeshEnvironment.rabbitmqctl("purge_queue", "-p", mesh.vhost(), "mesh-host." + node);
+        LocalRabbit.get().purgeQueue(mesh.vhost(), "mesh-host." + node);
         await("the node silent, after " + Facts.SILENCE.toSeconds() + " s without facts",
                 () -> call("node", Map.of("name", node)).path("structuredContent").path("silent").asBoolean());
         // The executor sends again to a node it saw silent at the end of a round; rounds run every EXECUTOR_TICK, so

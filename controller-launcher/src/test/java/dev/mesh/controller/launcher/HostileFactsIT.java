@@ -6,6 +6,7 @@ import dev.mesh.controller.bus.BrokerUpstream;
 import dev.mesh.controller.simhost.FactsPublisher;
 import dev.mesh.controller.simhost.NatsSettings;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.LocalRabbit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -115,8 +116,7 @@ class HostileFactsIT {
     }
 
     private List<String> queues() {
-        return List.of(MeshEnvironment.rabbitmqctl("list_queues", "-p", mesh.vhost(), "--no-table-headers", "name")
-                .strip().split("\\s+"));
+        return LocalRabbit.get().queueNames(mesh.vhost());
     }
 
     private void publish(String subjectNode, String body) {

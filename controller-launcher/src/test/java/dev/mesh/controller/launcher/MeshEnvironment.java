@@ -5,6 +5,7 @@ import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import dev.mesh.controller.store.PgIdentity;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.LocalRabbit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,6 @@ import java.util.concurrent.TimeUnit;
 final class MeshEnvironment implements AutoCloseable {
 
     static final String NATS_URL = "nats://127.0.0.1:4222";
-    private static final String START_RABBIT = "rabbitmq-server -detached";
 
     private final String vhost;
     private final Map<String, String> nodes;
@@ -53,11 +53,11 @@ final class MeshEnvironment implements AutoCloseable {
             users.put(node, node + "-" + suffix);
         }
         MeshEnvironment mesh = new MeshEnvironment("mesh-it-" + suffix, users);
-        rabbitmqctl("add_vhost", mesh.vhost);
-        rabbitmqctl("set_permissions", "-p", mesh.vhost, "guest", ".*", ".*", ".*");
+        LocalRabbit.get().addVhost(mesh.vhost);
+        LocalRabbit.get().setPermissions(mesh.vhost, "guest", ".*", ".*", ".*");
         for (String user : users.values()) {
-            rabbitmqctl("add_user", user, user);
-            rabbitmqctl("set_permissions", "-p", mesh.vhost, user, ".*", ".*", ".*");
+            LocalRabbit.get().addUser(user, user);
+            LocalRabbit.get().setPermissions(mesh.vhost, user, ".*", ".*", ".*");
         }
         for (Database database : Database.values()) {
             Endpoint endpoint = databases.migrated(database);
@@ -124,9 +124,9 @@ final class MeshEnvironment implements AutoCloseable {
     @Override
     public void close() {
         for (String user : nodes.values()) {
-            rabbitmqctl("delete_user", user);
+            LocalRabbit.get().deleteUser(user);
         }
-        rabbitmqctl("delete_vhost", vhost);
+        LocalRabbit.get().deleteVhost(vhost);
     }
 
     /** The local server trusts loopback: any password does, and the controller's settings need one. */
@@ -142,32 +142,6 @@ final class MeshEnvironment implements AutoCloseable {
             return file.toString();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** @return what it printed */
-    static String rabbitmqctl(String... args) {
-        List<String> command = new ArrayList<>(List.of("rabbitmqctl", "-q"));
-        command.addAll(List.of(args));
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getOutputStream().close();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError(String.join(" ", command) + " did not end in 60 s (is RabbitMQ running? "
-                        + "start it: " + START_RABBIT + ")");
-            }
-            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (process.exitValue() != 0) {
-                throw new AssertionError(String.join(" ", command) + " failed: " + out + " (is RabbitMQ running? "
-                        + "start it: " + START_RABBIT + ")");
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run rabbitmqctl (install RabbitMQ, run the tests as root)", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while running " + String.join(" ", command), e);
         }
     }
 }

@@ -14,6 +14,7 @@ import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import dev.mesh.controller.store.PgIdentity;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.LocalRabbit;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,11 +67,11 @@ class MeshServeIT {
 
     @BeforeEach
     void start() throws Exception {
-        rabbitmqctl("add_vhost", vhost);
-        rabbitmqctl("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*");
+        LocalRabbit.get().addVhost(vhost);
+        LocalRabbit.get().setPermissions(vhost, "guest", ".*", ".*", ".*");
         for (String node : nodes.values()) {
-            rabbitmqctl("add_user", node, node);
-            rabbitmqctl("set_permissions", "-p", vhost, node, ".*", ".*", ".*");
+            LocalRabbit.get().addUser(node, node);
+            LocalRabbit.get().setPermissions(vhost, node, ".*", ".*", ".*");
         }
         Map<String, String> env = new HashMap<>();
         for (Database database : Database.values()) {
@@ -123,9 +124,9 @@ class MeshServeIT {
             controller.close();
         }
         for (String node : nodes.values()) {
-            rabbitmqctl("delete_user", node);
+            LocalRabbit.get().deleteUser(node);
         }
-        rabbitmqctl("delete_vhost", vhost);
+        LocalRabbit.get().deleteVhost(vhost);
     }
 
     @Test
@@ -219,16 +220,5 @@ class MeshServeIT {
         Files.writeString(file, content);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         return file.toString();
-    }
-
-    private static void rabbitmqctl(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("rabbitmqctl", "-q"));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (process.waitFor() != 0) {
-            throw new AssertionError(String.join(" ", command) + " failed: " + out + " (is RabbitMQ running? start it: "
-                    + "rabbitmq-server -detached)");
-        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.testing.LocalRabbit;
+
 import static org.assertj.core.api.Assertions.fail;
 
 import java.io.IOException;
@@ -18,14 +20,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A virtual host of its own on the local RabbitMQ (127.0.0.1:5672, {@code guest}) for one test, made and
- * deleted with {@code rabbitmqctl}, and the broker's variables that name it. A test that cannot reach
- * RabbitMQ fails, saying how to start it.
+ * deleted through the broker's management API ({@link LocalRabbit}), and the broker's variables that name it. A
+ * test that cannot reach RabbitMQ fails, saying how to start it.
  */
 final class RabbitVhost implements AutoCloseable {
 
     static final String HOST = "127.0.0.1";
     static final int PORT = 5672;
-    private static final String START = "rabbitmq-server -detached (as root; then rabbitmqctl await_startup)";
 
     private final String name;
 
@@ -35,14 +36,9 @@ final class RabbitVhost implements AutoCloseable {
 
     /** @return a new virtual host that {@code guest} may use fully */
     static RabbitVhost create() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(HOST, PORT), 2_000);
-        } catch (IOException e) {
-            fail("RabbitMQ does not answer at " + HOST + ":" + PORT + " (" + e.getMessage() + "); start it: " + START);
-        }
         RabbitVhost vhost = new RabbitVhost("mesh-it-" + UUID.randomUUID().toString().substring(0, 8));
-        rabbitmqctl("add_vhost", vhost.name);
-        rabbitmqctl("set_permissions", "-p", vhost.name, "guest", ".*", ".*", ".*");
+        LocalRabbit.get().addVhost(vhost.name);
+        LocalRabbit.get().setPermissions(vhost.name, "guest", ".*", ".*", ".*");
         return vhost;
     }
 
@@ -71,7 +67,7 @@ final class RabbitVhost implements AutoCloseable {
     List<String> queues(String... columns) {
         List<String> arguments = new ArrayList<>(List.of("list_queues", "-p", name, "--no-table-headers", "name"));
         arguments.addAll(List.of(columns));
-        return rabbitmqctl(arguments.toArray(String[]::new)).lines().map(String::strip).filter(l -> !l.isEmpty())
+        return LocalRabbit.rabbitmqctl(arguments.toArray(String[]::new)).lines().map(String::strip).filter(l -> !l.isEmpty())
                 .sorted().toList();
     }
 
@@ -108,32 +104,6 @@ final class RabbitVhost implements AutoCloseable {
 
     @Override
     public void close() {
-        rabbitmqctl("delete_vhost", name);
-    }
-
-    /** @return what it printed */
-    static String rabbitmqctl(String... arguments) {
-        List<String> command = new ArrayList<>(List.of("rabbitmqctl", "-q"));
-        command.addAll(List.of(arguments));
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getOutputStream().close();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                fail(String.join(" ", command) + " did not end in 60 s; is RabbitMQ up? start it: " + START);
-            }
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (process.exitValue() != 0) {
-                fail(String.join(" ", command) + " failed (exit " + process.exitValue() + "): " + output
-                        + "\nstart RabbitMQ with " + START + "; the tests run rabbitmqctl, so run them as root");
-            }
-            return output;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run rabbitmqctl (install RabbitMQ, run the tests as root): "
-                    + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return fail("interrupted while running " + String.join(" ", command));
-        }
+        LocalRabbit.get().deleteVhost(name);
     }
 }

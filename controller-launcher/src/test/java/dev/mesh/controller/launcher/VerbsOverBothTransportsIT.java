@@ -24,6 +24,7 @@ import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.mcp.McpClient;
 import dev.mesh.controller.mcp.McpDispatcher;
 import dev.mesh.controller.mcp.McpHttpServer;
+import dev.mesh.controller.testing.LocalRabbit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,8 +87,8 @@ class VerbsOverBothTransportsIT {
 
     @BeforeEach
     void start() {
-        MeshEnvironment.rabbitmqctl("add_vhost", vhost);
-        MeshEnvironment.rabbitmqctl("set_permissions", "-p", vhost, CALLER, ".*", ".*", ".*");
+        LocalRabbit.get().addVhost(vhost);
+        LocalRabbit.get().setPermissions(vhost, CALLER, ".*", ".*", ".*");
         MemoryInventory inventory = new MemoryInventory();
         inventory.report(List.of(new Facts(new Node("alpha", "10.0.0.1", "debian-12"), "", List.of(
                 new ProcessState("mesh-store", ProcessState.State.RUNNING, CLOCK.instant(), 3)), CLOCK.instant())));
@@ -130,7 +131,7 @@ class VerbsOverBothTransportsIT {
         if (assembly != null) {
             assembly.close();
         }
-        MeshEnvironment.rabbitmqctl("delete_vhost", vhost);
+        LocalRabbit.get().deleteVhost(vhost);
     }
 
     @Test

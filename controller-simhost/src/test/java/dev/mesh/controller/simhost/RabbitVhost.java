@@ -1,29 +1,22 @@
 package dev.mesh.controller.simhost;
 
-import static org.assertj.core.api.Assertions.fail;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+import dev.mesh.controller.testing.LocalRabbit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
- * A virtual host of its own on the local RabbitMQ for one test, made and deleted with {@code rabbitmqctl},
- * and the users the test adds to it (deleted with it). A test that cannot reach RabbitMQ fails, saying
- * how to start it. (controller-bus's test helper of the same name, without the project's types.)
+ * A virtual host of its own on the local RabbitMQ for one test, and the users the test adds to it (deleted with
+ * it), made through the broker's management API ({@link LocalRabbit}). A test that cannot reach RabbitMQ fails,
+ * saying how to start it.
  */
 final class RabbitVhost implements AutoCloseable {
 
-    static final String HOST = "127.0.0.1";
-    static final int PORT = 5672;
-    static final String USER = "guest";
-    private static final String START = "rabbitmq-server -detached (as root; then rabbitmqctl await_startup)";
+    static final String HOST = LocalRabbit.HOST;
+    static final int PORT = LocalRabbit.AMQP_PORT;
+    static final String USER = LocalRabbit.USER;
 
+    private final LocalRabbit rabbit = LocalRabbit.get();
     private final String name = "mesh-it-" + UUID.randomUUID().toString().substring(0, 8);
     private final List<String> users = new ArrayList<>();
 
@@ -32,13 +25,8 @@ final class RabbitVhost implements AutoCloseable {
 
     /** @return a new virtual host that {@value #USER} may use fully */
     static RabbitVhost create() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(HOST, PORT), 2_000);
-        } catch (IOException e) {
-            fail("RabbitMQ does not answer at " + HOST + ":" + PORT + " (" + e.getMessage() + "); start it: " + START);
-        }
         RabbitVhost vhost = new RabbitVhost();
-        rabbitmqctl("add_vhost", vhost.name);
+        vhost.rabbit.addVhost(vhost.name);
         vhost.permit(USER);
         return vhost;
     }
@@ -59,44 +47,20 @@ final class RabbitVhost implements AutoCloseable {
      * the test's own.
      */
     void addUser(String user) {
-        rabbitmqctl("add_user", user, user);
+        rabbit.addUser(user, user);
         users.add(user);
         permit(user);
     }
 
     private void permit(String user) {
-        rabbitmqctl("set_permissions", "-p", name, user, ".*", ".*", ".*");
+        rabbit.setPermissions(name, user, ".*", ".*", ".*");
     }
 
     @Override
     public void close() {
         for (String user : users) {
-            rabbitmqctl("delete_user", user);
+            rabbit.deleteUser(user);
         }
-        rabbitmqctl("delete_vhost", name);
-    }
-
-    private static void rabbitmqctl(String... arguments) {
-        List<String> command = new ArrayList<>(List.of("rabbitmqctl", "-q"));
-        command.addAll(List.of(arguments));
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getOutputStream().close();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                fail(String.join(" ", command) + " did not end in 60 s; is RabbitMQ up? start it: " + START);
-            }
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (process.exitValue() != 0) {
-                fail(String.join(" ", command) + " failed (exit " + process.exitValue() + "): " + output
-                        + "\nstart RabbitMQ with " + START + "; the tests run rabbitmqctl, so run them as root");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run rabbitmqctl (install RabbitMQ, run the tests as root): "
-                    + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            fail("interrupted while running " + String.join(" ", command));
-        }
+        rabbit.deleteVhost(name);
     }
 }
