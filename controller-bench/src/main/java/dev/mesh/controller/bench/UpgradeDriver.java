@@ -218,11 +218,13 @@ public final class UpgradeDriver {
                 mark(milestones, "built", pushed, now, () -> builder.orders().stream().skip(ordersBefore)
                         .anyMatch(build::equals));
                 mark(milestones, "delivered", pushed, now, () -> host.received().size() > receivedBefore);
-                mark(milestones, "running", pushed, now, () -> version.equals(host.realVersions().get(PROCESS)));
+                // Read once for both milestones: read twice, the version could change in between, and "active"
+                // be marked in the same round as the end while "running" never was (seen once in CI).
+                boolean runsIt = version.equals(host.realVersions().get(PROCESS));
+                mark(milestones, "running", pushed, now, () -> runsIt);
                 String holder = HandoverDriver.leadership(mesh).holder();
                 Long pid = host.realPids().get(PROCESS);
-                mark(milestones, "active", pushed, now, () -> pid != null && holder.endsWith(":" + pid)
-                        && version.equals(host.realVersions().get(PROCESS)));
+                mark(milestones, "active", pushed, now, () -> pid != null && holder.endsWith(":" + pid) && runsIt);
                 mark(milestones, "applied", pushed, now, () -> host.reports() > reportsBefore);
                 if (pid != null && holder.endsWith(":" + pid)) {
                     instances.add(holder);
