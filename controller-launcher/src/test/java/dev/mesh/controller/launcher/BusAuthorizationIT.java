@@ -8,6 +8,7 @@ import dev.mesh.controller.simhost.FactsPublisher;
 import dev.mesh.controller.simhost.NatsSettings;
 import dev.mesh.controller.simhost.SimulationException;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.Poll;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -149,12 +150,6 @@ class BusAuthorizationIT {
     }
 
     private static void await(String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + PATIENCE.toSeconds() + " s: " + what);
-            }
-            Thread.sleep(200);
-        }
+        Poll.until(what, PATIENCE, done);
     }
 }

@@ -9,6 +9,7 @@ import dev.mesh.controller.simhost.NatsSettings;
 import dev.mesh.controller.simhost.SimulatedHost;
 import dev.mesh.controller.store.TestDatabases;
 import dev.mesh.controller.testing.LocalRabbit;
+import dev.mesh.controller.testing.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -143,12 +144,6 @@ class HostBackFromSilenceIT {
     }
 
     private static void await(String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + PATIENCE.toSeconds() + " s: " + what);
-            }
-            Thread.sleep(200);
-        }
+        Poll.until(what, PATIENCE, done);
     }
 }

@@ -48,6 +48,7 @@ public final class LocalRabbit {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final LocalRabbit INSTANCE = new LocalRabbit();
+    private static volatile boolean reached;
 
     // HTTP/1.1: the broker's web server closes a connection that asks to upgrade to HTTP/2 in the clear.
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -63,8 +64,11 @@ public final class LocalRabbit {
      * @throws AssertionError when either does not, saying how to start it
      */
     public static LocalRabbit get() {
-        answers(AMQP_PORT, "RabbitMQ", START);
-        answers(MANAGEMENT_PORT, "RabbitMQ's management API", START_MANAGEMENT);
+        if (!reached) { // checked until it answers once: a test's later calls fail on their own if it stops
+            answers(AMQP_PORT, "RabbitMQ", START);
+            answers(MANAGEMENT_PORT, "RabbitMQ's management API", START_MANAGEMENT);
+            reached = true;
+        }
         return INSTANCE;
     }
 
