@@ -110,8 +110,10 @@ public final class UpgradeDriver {
         String run = "up" + UUID.randomUUID().toString().substring(0, 6);
         Path dir = Files.createTempDirectory("upgrade-");
         System.out.printf(Locale.ROOT, "upgrade: %.0f verbs/s, run %s, logs in %s%n", options.rate(), run, dir);
-        Path archive = options.bundle().toAbsolutePath().getParent().resolveSibling("mesh-controller.tar.gz");
+        Path archive = LabBundles.built(options.bundle().toAbsolutePath().getParent().getParent());
         Archive one = LabBundles.of(archive);
+        System.out.printf(Locale.ROOT, "upgrade: the builder hands out %s (%,d KiB) and the same raised%n",
+                archive.getFileName(), Files.size(archive) / 1024);
         // The launcher is controller-launcher/target/mesh-controller/mesh-controller in the checkout.
         Path repository = archive.getParent().getParent().getParent();
         Archive two = LabBundles.raised(archive, "0.2.0-lab", dir, repository);

@@ -73,7 +73,10 @@ class BundleIT {
 
         assertThat(entries(BUNDLE.resolveSibling("mesh-controller.tar.gz"))).isEqualTo(production);
         assertThat(entries(BUNDLE.resolveSibling("mesh-controller-dev.tar.gz"))).isEqualTo(development);
-        for (String archive : List.of("mesh-controller.tar.gz", "mesh-controller-dev.tar.gz")) {
+        // The archive for hosts is the same tar, Zstandard-compressed (bin/services installs zstd for the tests).
+        assertThat(decompressedDigest("gzip", "mesh-controller.tar.gz"))
+                .isEqualTo(decompressedDigest("zstd", "mesh-controller.tar.zst"));
+        for (String archive : List.of("mesh-controller.tar.gz", "mesh-controller.tar.zst", "mesh-controller-dev.tar.gz")) {
             Run check = run(List.of("sha256sum", "--check", archive + ".sha256"), System.getenv(),
                     BUNDLE.getParent());
             assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
@@ -149,6 +152,19 @@ class BundleIT {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).startsWith("Usage: mesh-controller serve");
+        assertThat(run.err()).contains("Opened AOT cache").contains("lib/serve.aot");
+    }
+
+    /** prepare runs before each new version's serve, beside the old one: it takes serve's cache, which holds its classes. */
+    @Test
+    void productionArchive_prepare_startsWithServesCache() throws IOException, InterruptedException {
+        Path unpacked = unpackProduction();
+
+        Run run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), "prepare", "--help"),
+                Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JAVA_OPTS", "-XX:AOTMode=on -Xlog:aot=info:stderr"));
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).startsWith("Usage: mesh-controller prepare");
         assertThat(run.err()).contains("Opened AOT cache").contains("lib/serve.aot");
     }
 
@@ -308,6 +324,13 @@ class BundleIT {
                 .toString(), "-C", into.toString()), System.getenv());
         assertThat(untar.exitCode()).as(untar.err()).isZero();
         return into;
+    }
+
+    /** @return the SHA-256 of what {@code tool -dc archive} writes, the archive in the build's target */
+    private String decompressedDigest(String tool, String archive) throws IOException, InterruptedException {
+        Run run = run(List.of("sh", "-c", tool + " -dc " + archive + " | sha256sum"), System.getenv(), BUNDLE.getParent());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        return run.out().strip();
     }
 
     private List<String> entries(Path archive) throws IOException, InterruptedException {

@@ -20,7 +20,8 @@ import java.util.stream.Stream;
 
 /**
  * The controller's bundles a lab builder hands out: the archive this build made
- * ({@code controller-launcher/target/mesh-controller.tar.gz}), and the same raised to a new version —
+ * ({@code controller-launcher/target/mesh-controller.tar.zst}, or its {@code .tar.gz} where the build had no zstd:
+ * {@link #built}), and the same raised to a new version, packed the same way —
  * its jars say that version ({@code Implementation-Version}, which the controller announces) and its
  * store carries one more inventory migration, an expand (a table of its own), as the next release
  * would. Its ahead-of-time class caches are trained again on the changed jars, as the build trains
@@ -34,6 +35,15 @@ public final class LabBundles {
     private static final Pattern MIGRATION = Pattern.compile("V(\\d+)__.*\\.sql");
 
     private LabBundles() {
+    }
+
+    /**
+     * @param target {@code controller-launcher/target} of a build
+     * @return the bundle archive a host unpacks fastest there: the {@code .tar.zst}, else the {@code .tar.gz}
+     */
+    public static Path built(Path target) {
+        Path zstd = target.resolve("mesh-controller.tar.zst");
+        return Files.isRegularFile(zstd) ? zstd : target.resolve("mesh-controller.tar.gz");
     }
 
     /**
@@ -66,7 +76,8 @@ public final class LabBundles {
         try {
             Trees.delete(tree);
             Files.createDirectories(tree);
-            tar(List.of("tar", "-xzf", archive.toString(), "-C", tree.toString()));
+            // GNU tar finds the compression (gzip or zstd) from the archive's content.
+            tar(List.of("tar", "-xf", archive.toString(), "-C", tree.toString()));
             Path lib = tree.resolve("mesh-controller/lib");
             List<String> trained = new ArrayList<>();
             try (Stream<Path> caches = Files.list(lib)) {
@@ -86,8 +97,10 @@ public final class LabBundles {
                     train(tree.resolve("mesh-controller"), workload, repository, directory);
                 }
             }
-            Path raised = directory.resolve("mesh-controller-" + tag + ".tar.gz");
-            tar(List.of("tar", "-czf", raised.toString(), "-C", tree.toString(), "mesh-controller"));
+            boolean zstd = archive.getFileName().toString().endsWith(".tar.zst");
+            Path raised = directory.resolve("mesh-controller-" + tag + (zstd ? ".tar.zst" : ".tar.gz"));
+            tar(List.of("tar", zstd ? "--use-compress-program=zstd -q -6 -T0" : "--gzip", "-cf", raised.toString(),
+                    "-C", tree.toString(), "mesh-controller"));
             return of(raised);
         } catch (IOException e) {
             throw new SimulationException("cannot raise the bundle " + archive + " to " + version + ": "

@@ -1,5 +1,6 @@
 package dev.mesh.controller.simhost;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -210,7 +211,12 @@ final class RealProcesses implements AutoCloseable {
         return now;
     }
 
-    /** The directory the artifact's archive is unpacked in: got, checked and unpacked unless it is there. */
+    /**
+     * The directory the artifact's archive is unpacked in: unless it is there, the archive is got and unpacked in
+     * one stream (tar reads what arrives while its SHA-256 is computed), into a directory that becomes the
+     * version's only once the digest is the one pinned; nothing of an archive refused is kept, and nothing of it
+     * runs before the check.
+     */
     private Path unpacked(Wire.Process process, Map<String, Long> phases) throws Refused {
         Wire.Artifact artifact = process.artifact();
         if (artifact.sha256() == null || artifact.location() == null) {
@@ -222,18 +228,18 @@ final class RealProcesses implements AutoCloseable {
         try {
             if (!Files.isDirectory(directory)) {
                 Files.createDirectories(versions);
-                Path archive = versions.resolve(directory.getFileName() + ".tar.gz");
-                long at = System.nanoTime();
-                fetch(artifact, archive);
-                at = phase(phases, "fetch", at);
                 Path partial = versions.resolve(directory.getFileName() + ".partial");
                 Trees.delete(partial);
                 Files.createDirectories(partial);
-                run(List.of("tar", "-xzf", archive.toString(), "-C", partial.toString()), null, Map.of(),
-                        settings.prepareTimeout(), versions.resolve(directory.getFileName() + ".unpack.log"),
-                        "unpacking " + archive);
+                long at = System.nanoTime();
+                try {
+                    fetchInto(artifact, partial, versions.resolve(directory.getFileName() + ".unpack.log"));
+                } catch (Refused | IOException e) {
+                    Trees.delete(partial);
+                    throw e;
+                }
                 Files.move(partial, directory, StandardCopyOption.ATOMIC_MOVE);
-                phase(phases, "unpack", at);
+                phase(phases, "fetch and unpack", at);
             }
             try (Stream<Path> entries = Files.list(directory)) {
                 List<Path> all = entries.toList();
@@ -245,27 +251,71 @@ final class RealProcesses implements AutoCloseable {
         }
     }
 
-    /** Gets the archive into {@code archive}, refusing it when its SHA-256 is not the one pinned. */
-    private void fetch(Wire.Artifact artifact, Path archive) throws Refused, IOException {
+    /**
+     * Gets the archive and unpacks it into {@code partial} as it arrives ({@code tar -xz} reading its standard
+     * input), refusing it when its SHA-256 is not the one pinned or tar fails.
+     */
+    private void fetchInto(Wire.Artifact artifact, Path partial, Path log) throws Refused, IOException {
         URI location = URI.create(artifact.location());
-        Path partial = archive.resolveSibling(archive.getFileName() + ".partial");
         MessageDigest sha;
         try {
             sha = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform provides SHA-256", e);
         }
-        try (InputStream in = new DigestInputStream(open(location), sha);
-                OutputStream out = Files.newOutputStream(partial)) {
-            in.transferTo(out);
+        String what = "unpacking the archive at " + location;
+        try (InputStream in = new BufferedInputStream(new DigestInputStream(open(location), sha), 1 << 16)) {
+            Process tar = builder(List.of("tar", "-x", compression(in, location), "-f", "-", "-C", partial.toString()),
+                    null, Map.of(), log).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+            try {
+                try (OutputStream out = tar.getOutputStream()) {
+                    in.transferTo(out);
+                } catch (IOException e) {
+                    if (tar.isAlive()) {
+                        throw e;
+                    }
+                    // tar stopped reading: its exit and its last line below say why.
+                }
+                // What tar left unread, so that the digest is the whole archive's.
+                in.transferTo(OutputStream.nullOutputStream());
+                if (!tar.waitFor(settings.prepareTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new Refused(what + " did not end within " + settings.prepareTimeout().toSeconds() + " s");
+                }
+            } finally {
+                tar.destroyForcibly();
+            }
+            String found = HexFormat.of().formatHex(sha.digest());
+            if (!found.equals(artifact.sha256())) {
+                throw new Refused("the archive at " + location + " has sha256 " + found + ", and the declaration pins "
+                        + artifact.sha256() + ": refused, nothing of it runs");
+            }
+            if (tar.exitValue() != 0) {
+                throw new Refused(what + ": tar exited with " + tar.exitValue() + lastLine(log));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Refused(what + " was interrupted");
         }
-        String found = HexFormat.of().formatHex(sha.digest());
-        if (!found.equals(artifact.sha256())) {
-            Files.deleteIfExists(partial);
-            throw new Refused("the archive at " + location + " has sha256 " + found + ", and the declaration pins "
-                    + artifact.sha256() + ": refused, nothing of it runs");
+    }
+
+    /**
+     * How the archive is compressed, from its first bytes (read ahead, not consumed): {@code -z} for gzip,
+     * {@code --zstd} for Zstandard, and none for a plain tar. The name of its location is not trusted
+     * for it: the digest, not the name, says what the archive is.
+     */
+    private static String compression(InputStream in, URI location) throws IOException {
+        in.mark(4);
+        byte[] magic = in.readNBytes(4);
+        in.reset();
+        if (magic.length >= 2 && (magic[0] & 0xff) == 0x1f && (magic[1] & 0xff) == 0x8b) {
+            return "-z";
         }
-        Files.move(partial, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        if (magic.length == 4 && (magic[0] & 0xff) == 0x28 && (magic[1] & 0xff) == 0xb5 && (magic[2] & 0xff) == 0x2f
+                && (magic[3] & 0xff) == 0xfd) {
+            return "--zstd";
+        }
+        LOG.debug("archive neither gzip nor zstd, unpacked as a plain tar location={}", location);
+        return "--no-auto-compress";
     }
 
     private InputStream open(URI location) throws Refused, IOException {

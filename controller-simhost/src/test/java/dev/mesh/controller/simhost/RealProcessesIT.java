@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,13 +62,19 @@ class RealProcessesIT {
 
     /** An archive of the program at {@code version}, as a build would make it: {@code app/run}, {@code app/VERSION}. */
     private Archive archive(String version) throws IOException, InterruptedException {
+        return archive(version, "--gzip", ".tar.gz");
+    }
+
+    /** The same, compressed by tar's {@code compression} option, e.g. {@code --zstd}. */
+    private Archive archive(String version, String compression, String suffix) throws IOException, InterruptedException {
         Path tree = Files.createDirectories(lab.resolve("tree-" + version).resolve("app"));
         Path program = tree.resolve("run");
         Files.writeString(program, PROGRAM);
         Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.writeString(tree.resolve("VERSION"), version);
-        Path archive = lab.resolve("app-" + version + ".tar.gz");
-        Process tar = new ProcessBuilder("tar", "-czf", archive.toString(), "-C", tree.getParent().toString(), "app")
+        Path archive = lab.resolve("app-" + version + suffix);
+        Process tar = new ProcessBuilder("tar", compression, "-cf", archive.toString(), "-C", tree.getParent().toString(),
+                "app")
                 .inheritIO().start();
         assertThat(tar.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(tar.exitValue()).isZero();
@@ -123,6 +130,18 @@ class RealProcessesIT {
         assertThat(journal().indexOf("stop 1")).isLessThan(journal().indexOf("start 2"));
     }
 
+    /** The bundle's archive for hosts is Zstandard-compressed; a plain tar is unpacked too. */
+    @Test
+    void zstandardAndPlainArchives_areUnpackedToo() throws Exception {
+        assertThat(apply(process("1", archive("1", "--zstd", ".tar.zst"), true, Map.of(), List.of())).status())
+                .isEqualTo("done");
+        assertThat(apply(process("2", archive("2", "--no-auto-compress", ".tar"), true, Map.of(), List.of())).status())
+                .isEqualTo("done");
+
+        assertThat(journal()).containsSubsequence("start 1", "ready 1", "start 2", "ready 2", "stop 1");
+        assertThat(real.versions()).containsExactly(Map.entry("app", "2"));
+    }
+
     @Test
     void anArchiveWhoseDigestDiffers_isRefused_andTheOldKeepsRunning() throws Exception {
         apply(process("1", archive("1"), true, Map.of(), List.of()));
@@ -136,6 +155,11 @@ class RealProcessesIT {
                 + ", and the declaration pins " + forged.sha256() + ": refused, nothing of it runs");
         assertThat(journal()).doesNotContain("prepare 2", "start 2", "stop 1");
         assertThat(real.versions()).containsExactly(Map.entry("app", "1"));
+        try (Stream<Path> unpacked = Files.list(lab.resolve("home/versions/app"))) {
+            assertThat(unpacked.map(path -> path.getFileName().toString()))
+                    .as("the refused archive was unpacked as it arrived: nothing of it is left")
+                    .filteredOn(name -> !name.endsWith(".log")).singleElement().asString().startsWith("1-");
+        }
         assertThat(real.states(java.time.Instant.now())).singleElement()
                 .satisfies(state -> assertThat(state.state()).isEqualTo("running"));
     }
