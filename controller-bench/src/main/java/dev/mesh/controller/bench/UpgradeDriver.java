@@ -225,10 +225,13 @@ public final class UpgradeDriver {
                 boolean runsIt = version.equals(host.realVersions().get(PROCESS));
                 mark(milestones, "running", pushed, now, () -> runsIt);
                 String holder = HandoverDriver.leadership(mesh).holder();
-                Long pid = host.realPids().get(PROCESS);
-                mark(milestones, "active", pushed, now, () -> pid != null && holder.endsWith(":" + pid) && runsIt);
+                // Active: a live process of this version holds the plan lock, from the moment it took it (the
+                // host names it the running version only once the old one has exited, some 0.8 s later).
+                Map<Long, String> live = host.realLiveVersions();
+                Long holderPid = pidOf(holder);
+                mark(milestones, "active", pushed, now, () -> holderPid != null && version.equals(live.get(holderPid)));
                 mark(milestones, "applied", pushed, now, () -> host.reports() > reportsBefore);
-                if (pid != null && holder.endsWith(":" + pid)) {
+                if (holderPid != null && live.containsKey(holderPid)) {
                     instances.add(holder);
                 }
                 boolean done = starts ? milestones.containsKey("active") && (running || milestones.containsKey("applied"))
@@ -267,6 +270,16 @@ public final class UpgradeDriver {
 
         private boolean planEmpty() {
             return call("plan", Map.of()).at("/structuredContent/plan/changes").isEmpty();
+        }
+
+        /** @return the pid of a holder's instance, {@code host:pid}; null when it names none */
+        private static Long pidOf(String holder) {
+            int colon = holder == null ? -1 : holder.lastIndexOf(':');
+            try {
+                return colon < 0 ? null : Long.valueOf(holder.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                return null;
+            }
         }
 
         private static void mark(Map<String, Long> milestones, String name, long since, long now,

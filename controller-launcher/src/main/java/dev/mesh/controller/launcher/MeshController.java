@@ -58,8 +58,13 @@ final class MeshController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MeshController.class);
     /** How long a planned release waits for the verbs this controller holds to be acknowledged. */
     static final Duration SETTLE = Duration.ofSeconds(5);
-    /** How long {@link #start} waits for the broker to make this controller active before it is ready. */
+    /**
+     * How long {@link #start} waits for the broker to make this controller active before it is ready, unless it
+     * sees another controller holding the plan lock first.
+     */
     static final Duration READY_WAIT = Duration.ofMillis(1_500);
+    /** How often a start that waits to be ready asks the store who holds the plan lock. */
+    private static final Duration HOLDER_LOOK_EVERY = Duration.ofMillis(100);
     /**
      * How long the active controller may go unseen holding the plan lock before a standby the broker feeds
      * ends its sessions and takes over (a frozen process: {@code PgPlanLock.withLease}); renewed every
@@ -203,10 +208,23 @@ final class MeshController implements AutoCloseable {
         });
     }
 
-    /** Waits at most {@code wait} for the broker to make this controller active: a standby stays one. */
+    /**
+     * Waits at most {@code wait} for the broker to make this controller active: a standby stays one. A standby
+     * beside another controller that holds the plan lock is ready as soon as it sees that holder: it is what a
+     * host waits for before it stops the old one (an upgrade's overlap), and the broker feeds the holder, not it.
+     */
     private static void awaitActive(Lifecycle lifecycle, Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
+        long nextLook = System.nanoTime();
         while (lifecycle.status().role() != Role.ACTIVE && System.nanoTime() < deadline) {
+            if (System.nanoTime() - nextLook >= 0) {
+                Lifecycle.Status status = lifecycle.verify();
+                if (status.role() == Role.STANDBY && !status.active().isEmpty()
+                        && !status.active().equals(status.instance())) {
+                    return;
+                }
+                nextLook = System.nanoTime() + HOLDER_LOOK_EVERY.toNanos();
+            }
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {

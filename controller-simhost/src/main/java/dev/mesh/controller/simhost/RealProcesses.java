@@ -95,6 +95,8 @@ final class RealProcesses implements AutoCloseable {
     private final Duration checkInterval;
     private final Clock clock = Clock.systemUTC();
     private final Map<String, Running> running = new ConcurrentHashMap<>();
+    /** Every process started, by pid, until it is seen to have exited: the new one beside an old one too. */
+    private final Map<Long, Running> started = new ConcurrentHashMap<>();
     private final Map<String, Process> containers = new ConcurrentHashMap<>();
     private final List<Exit> exits = new CopyOnWriteArrayList<>();
     private final AtomicLong starts = new AtomicLong();
@@ -121,6 +123,17 @@ final class RealProcesses implements AutoCloseable {
         Map<String, Long> pids = new java.util.TreeMap<>();
         running.forEach((name, one) -> pids.put(name, one.process.pid()));
         return pids;
+    }
+
+    /**
+     * @return the version each process this host started and that is alive runs, by pid: also a new one started
+     *     beside an old one, from its start, before {@link #versions} names it (once the old one exited)
+     */
+    Map<Long, String> liveVersions() {
+        started.values().removeIf(one -> !one.process.isAlive());
+        Map<Long, String> live = new java.util.TreeMap<>();
+        started.forEach((pid, one) -> live.put(pid, one.declared.artifact().version()));
+        return live;
     }
 
     /** @return where the time of each process's last start went, by process name, phases in order, ms */
@@ -358,10 +371,12 @@ final class RealProcesses implements AutoCloseable {
             ProcessBuilder builder = builder(command(process.user(), process.run(), process.name()), directory,
                     process.env(), log);
             builder.environment().put("MESH_READY_FILE", ready.toString());
-            Process started = builder.start();
+            Process launched = builder.start();
             LOG.info("real process started process={} version={} pid={} directory={}", process.name(),
-                    process.artifact().version(), started.pid(), directory);
-            return new Running(process, started, ready, log, clock.instant());
+                    process.artifact().version(), launched.pid(), directory);
+            Running one = new Running(process, launched, ready, log, clock.instant());
+            started.put(launched.pid(), one);
+            return one;
         } catch (IOException e) {
             throw new Refused("process " + process.name() + " could not be started in " + directory + ": "
                     + e.getMessage());

@@ -269,8 +269,17 @@ public final class SimulatedHost implements AutoCloseable {
     }
 
     /**
-     * @return where the time of each real process's last start went, by process name: {@code fetch},
-     *     {@code unpack}, {@code prepare}, {@code ready} (start to ready), {@code old stopped}, in ms
+     * @return the version of each live process this host started for real, by process id: a new version
+     *     started beside an old one is here from its start, while {@link #realVersions} still names the old
+     * @throws IllegalStateException when the host runs nothing for real
+     */
+    public Map<Long, String> realLiveVersions() {
+        return requireReal().liveVersions();
+    }
+
+    /**
+     * @return where the time of each real process's last start went, by process name: {@code fetch and
+     *     unpack}, {@code prepare}, {@code ready} (start to ready), {@code old stopped}, in ms
      * @throws IllegalStateException when the host runs nothing for real
      */
     public Map<String, Map<String, Long>> realTimings() {
