@@ -220,8 +220,10 @@ public final class UpgradeDriver {
                 mark(milestones, "built", pushed, now, () -> builder.orders().stream().skip(ordersBefore)
                         .anyMatch(build::equals));
                 mark(milestones, "delivered", pushed, now, () -> host.received().size() > receivedBefore);
-                // Read once for both milestones: read twice, the version could change in between, and "active"
-                // be marked in the same round as the end while "running" never was (seen once in CI).
+                // The report first, then the version: the host names the version running before it reports the
+                // step applied, so a round that sees the report sees the version too, and "running" is marked no
+                // later than the round that ends the step (read the other way round, it was not, once in CI).
+                boolean applied = host.reports() > reportsBefore;
                 boolean runsIt = version.equals(host.realVersions().get(PROCESS));
                 mark(milestones, "running", pushed, now, () -> runsIt);
                 String holder = HandoverDriver.leadership(mesh).holder();
@@ -230,7 +232,7 @@ public final class UpgradeDriver {
                 Map<Long, String> live = host.realLiveVersions();
                 Long holderPid = pidOf(holder);
                 mark(milestones, "active", pushed, now, () -> holderPid != null && version.equals(live.get(holderPid)));
-                mark(milestones, "applied", pushed, now, () -> host.reports() > reportsBefore);
+                mark(milestones, "applied", pushed, now, () -> applied);
                 if (holderPid != null && live.containsKey(holderPid)) {
                     instances.add(holder);
                 }

@@ -133,39 +133,31 @@ class BundleIT {
     /** Another short command takes cli.aot. */
     @Test
     void productionArchive_compose_startsWithTheCliCache() throws IOException, InterruptedException {
-        Path unpacked = unpackProduction();
-
-        Run run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), "compose", "--help"),
-                Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JAVA_OPTS", "-XX:AOTMode=on -Xlog:aot=info:stderr"));
-
-        assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.err()).contains("Opened AOT cache").contains("lib/cli.aot");
+        assertHelpStartsWithCache("compose", "lib/cli.aot");
     }
 
     /** serve (not --dev) takes the other cache, serve.aot: -XX:AOTMode=on fails the start unless it is usable. */
     @Test
     void productionArchive_serve_startsWithItsOwnCache() throws IOException, InterruptedException {
-        Path unpacked = unpackProduction();
-
-        Run run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), "serve", "--help"),
-                Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JAVA_OPTS", "-XX:AOTMode=on -Xlog:aot=info:stderr"));
-
-        assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out()).startsWith("Usage: mesh-controller serve");
-        assertThat(run.err()).contains("Opened AOT cache").contains("lib/serve.aot");
+        assertHelpStartsWithCache("serve", "lib/serve.aot");
     }
 
     /** prepare runs before each new version's serve, beside the old one: it takes serve's cache, which holds its classes. */
     @Test
     void productionArchive_prepare_startsWithServesCache() throws IOException, InterruptedException {
+        assertHelpStartsWithCache("prepare", "lib/serve.aot");
+    }
+
+    /** Runs {@code COMMAND --help} from the unpacked production archive, the cache required (-XX:AOTMode=on). */
+    private void assertHelpStartsWithCache(String command, String cache) throws IOException, InterruptedException {
         Path unpacked = unpackProduction();
 
-        Run run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), "prepare", "--help"),
+        Run run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), command, "--help"),
                 Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JAVA_OPTS", "-XX:AOTMode=on -Xlog:aot=info:stderr"));
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out()).startsWith("Usage: mesh-controller prepare");
-        assertThat(run.err()).contains("Opened AOT cache").contains("lib/serve.aot");
+        assertThat(run.out()).startsWith("Usage: mesh-controller " + command);
+        assertThat(run.err()).contains("Opened AOT cache").contains(cache);
     }
 
     @Test
