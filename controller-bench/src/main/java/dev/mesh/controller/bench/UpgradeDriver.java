@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
@@ -229,11 +230,11 @@ public final class UpgradeDriver {
                 String holder = HandoverDriver.leadership(mesh).holder();
                 // Active: a live process of this version holds the plan lock, from the moment it took it (the
                 // host names it the running version only once the old one has exited, some 0.8 s later).
-                Map<Long, String> live = host.realLiveVersions();
-                Long holderPid = pidOf(holder);
-                mark(milestones, "active", pushed, now, () -> holderPid != null && version.equals(live.get(holderPid)));
+                Optional<String> holding = host.realLiveVersions().entrySet().stream()
+                        .filter(live -> holder.endsWith(":" + live.getKey())).map(Map.Entry::getValue).findFirst();
+                mark(milestones, "active", pushed, now, () -> holding.filter(version::equals).isPresent());
                 mark(milestones, "applied", pushed, now, () -> applied);
-                if (holderPid != null && live.containsKey(holderPid)) {
+                if (holding.isPresent()) {
                     instances.add(holder);
                 }
                 boolean done = starts ? milestones.containsKey("active") && (running || milestones.containsKey("applied"))
@@ -272,16 +273,6 @@ public final class UpgradeDriver {
 
         private boolean planEmpty() {
             return call("plan", Map.of()).at("/structuredContent/plan/changes").isEmpty();
-        }
-
-        /** @return the pid of a holder's instance, {@code host:pid}; null when it names none */
-        private static Long pidOf(String holder) {
-            int colon = holder == null ? -1 : holder.lastIndexOf(':');
-            try {
-                return colon < 0 ? null : Long.valueOf(holder.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                return null;
-            }
         }
 
         private static void mark(Map<String, Long> milestones, String name, long since, long now,

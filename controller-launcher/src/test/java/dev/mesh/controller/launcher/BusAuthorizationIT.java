@@ -8,7 +8,6 @@ import dev.mesh.controller.simhost.FactsPublisher;
 import dev.mesh.controller.simhost.NatsSettings;
 import dev.mesh.controller.simhost.SimulationException;
 import dev.mesh.controller.store.TestDatabases;
-import dev.mesh.controller.testing.Poll;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +15,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -149,7 +149,7 @@ class BusAuthorizationIT {
                 + "\"revision\": null, \"processes\": [], \"at\": \"" + Instant.now() + "\"}";
     }
 
-    private static void await(String what, BooleanSupplier done) throws InterruptedException {
-        Poll.until(what, PATIENCE, done);
+    private static void await(String what, BooleanSupplier done) {
+        Awaitility.await(what).atMost(PATIENCE).pollInterval(Duration.ofMillis(200)).until(done::getAsBoolean);
     }
 }

@@ -9,12 +9,12 @@ import dev.mesh.controller.simhost.NatsSettings;
 import dev.mesh.controller.simhost.SimulatedHost;
 import dev.mesh.controller.store.TestDatabases;
 import dev.mesh.controller.testing.LocalRabbit;
-import dev.mesh.controller.testing.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -143,7 +143,7 @@ class HostBackFromSilenceIT {
         assertThat(result.path("isError").asBoolean()).as(result.toString()).isFalse();
     }
 
-    private static void await(String what, BooleanSupplier done) throws InterruptedException {
-        Poll.until(what, PATIENCE, done);
+    private static void await(String what, BooleanSupplier done) {
+        Awaitility.await(what).atMost(PATIENCE).pollInterval(Duration.ofMillis(200)).until(done::getAsBoolean);
     }
 }

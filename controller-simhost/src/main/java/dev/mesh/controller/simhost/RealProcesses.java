@@ -95,7 +95,7 @@ final class RealProcesses implements AutoCloseable {
     private final Duration checkInterval;
     private final Clock clock = Clock.systemUTC();
     private final Map<String, Running> running = new ConcurrentHashMap<>();
-    /** Every process started, by pid, until it is seen to have exited: the new one beside an old one too. */
+    /** Every process started, by pid, the new one beside an old one too; those that exited go at the next start. */
     private final Map<Long, Running> started = new ConcurrentHashMap<>();
     private final Map<String, Process> containers = new ConcurrentHashMap<>();
     private final List<Exit> exits = new CopyOnWriteArrayList<>();
@@ -130,9 +130,12 @@ final class RealProcesses implements AutoCloseable {
      *     beside an old one, from its start, before {@link #versions} names it (once the old one exited)
      */
     Map<Long, String> liveVersions() {
-        started.values().removeIf(one -> !one.process.isAlive());
         Map<Long, String> live = new java.util.TreeMap<>();
-        started.forEach((pid, one) -> live.put(pid, one.declared.artifact().version()));
+        started.forEach((pid, one) -> {
+            if (one.process.isAlive()) {
+                live.put(pid, one.declared.artifact().version());
+            }
+        });
         return live;
     }
 
@@ -375,6 +378,7 @@ final class RealProcesses implements AutoCloseable {
             LOG.info("real process started process={} version={} pid={} directory={}", process.name(),
                     process.artifact().version(), launched.pid(), directory);
             Running one = new Running(process, launched, ready, log, clock.instant());
+            started.values().removeIf(earlier -> !earlier.process.isAlive());
             started.put(launched.pid(), one);
             return one;
         } catch (IOException e) {
