@@ -40,6 +40,12 @@ import org.slf4j.LoggerFactory;
  * process that {@code replaces} a container stops that container once it has stayed ready across two
  * checks; a stop is SIGTERM, then a wait for the exit (SIGKILL only past the stop timeout).
  *
+ * <p>Each process and each preparation runs in a session of its own ({@code setsid}, which execs it in
+ * place: its pid is the one signalled), as a service manager gives each service a group of its own: a
+ * Ctrl-C at the lab's terminal reaches the lab, which stops them in order, not every process at once;
+ * and where the kernel groups by session (Linux's autogroup), the cores are shared between processes,
+ * not threads, so that a new JVM starting its many threads beside the active controller slows it less.
+ *
  * <p>A process is told where to say it is ready: {@code MESH_READY_FILE}, a file it writes when it
  * serves (the controller's {@code serve} does once it consumes its queues). One restarted with overlap
  * must write it; any other is also ready once it has stayed alive for a check interval.
@@ -51,6 +57,8 @@ final class RealProcesses implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RealProcesses.class);
     private static final Duration POLL = Duration.ofMillis(20);
+    /** What starts a command in a session of its own, or nothing where the system has no setsid. */
+    private static final List<String> OWN_SESSION = ownSession();
 
     /** One process this host started, and when it became ready (null until then). */
     private static final class Running {
@@ -495,7 +503,9 @@ final class RealProcesses implements AutoCloseable {
     }
 
     private ProcessBuilder builder(List<String> command, Path directory, Map<String, String> env, Path log) {
-        ProcessBuilder builder = new ProcessBuilder(command);
+        List<String> inSession = new ArrayList<>(OWN_SESSION);
+        inSession.addAll(command);
+        ProcessBuilder builder = new ProcessBuilder(inSession);
         if (directory != null) {
             builder.directory(directory.toFile());
         }
@@ -507,6 +517,20 @@ final class RealProcesses implements AutoCloseable {
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         return builder;
+    }
+
+    /**
+     * @return {@code setsid} (util-linux) from the usual places: it makes a session and execs the command
+     *     without a fork, since a child of this JVM leads no process group; nothing where it is missing
+     */
+    private static List<String> ownSession() {
+        for (String candidate : List.of("/usr/bin/setsid", "/bin/setsid")) {
+            if (Files.isExecutable(Path.of(candidate))) {
+                return List.of(candidate);
+            }
+        }
+        LOG.warn("real processes share the lab's session reason=\"no setsid in /usr/bin or /bin\"");
+        return List.of();
     }
 
     /** Runs a command to its end; refuses when it fails or takes too long. */

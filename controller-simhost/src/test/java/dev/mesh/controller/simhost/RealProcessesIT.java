@@ -30,6 +30,8 @@ class RealProcessesIT {
     private static final String PROGRAM = """
             #!/bin/sh
             version=$(cat "$(dirname "$0")/VERSION")
+            set -- "$1" $(cat /proc/$$/stat)
+            echo "session $version ${1:-run} pid=$2 sid=$7" >> "$JOURNAL"
             if [ "$1" = prepare ]; then
               echo "prepare $version" >> "$JOURNAL"
               exit "${PREPARE_EXIT:-0}"
@@ -116,6 +118,22 @@ class RealProcessesIT {
         assertThat(real.versions()).containsExactly(Map.entry("app", "2"));
         assertThat(lab.resolve("home/versions/app")).isDirectoryContaining(path -> path.getFileName().toString()
                 .startsWith("1-")).isDirectoryContaining(path -> path.getFileName().toString().startsWith("2-"));
+    }
+
+    /** setsid makes the session and execs in place: the pid the host signals is the program's own. */
+    @Test
+    void theProgramAndItsPreparation_runEachInASessionOfTheirOwn() throws Exception {
+        apply(process("1", archive("1"), true, Map.of(), List.of()));
+        apply(process("2", archive("2"), true, Map.of(), List.of()));
+
+        List<String> sessions = journal().stream().filter(line -> line.startsWith("session ")).toList();
+        assertThat(sessions).hasSize(4).allSatisfy(line -> {
+            String[] words = line.split(" ");
+            assertThat(words[4]).as(line).isEqualTo(words[3].replace("pid=", "sid="));
+        });
+        String labSession = Files.readString(Path.of("/proc/self/stat")).split(" ")[5];
+        assertThat(sessions).noneMatch(line -> line.endsWith(" sid=" + labSession));
+        assertThat(journal()).as("SIGTERM reached the program itself").contains("stop 1");
     }
 
     @Test
