@@ -11,6 +11,7 @@ import dev.mesh.controller.simhost.NatsSettings;
 import dev.mesh.controller.simhost.RealRun;
 import dev.mesh.controller.simhost.SimulatedBuilder;
 import dev.mesh.controller.simhost.SimulatedHost;
+import dev.mesh.controller.simhost.Trees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +28,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -111,6 +113,40 @@ public final class UpgradeDriver {
         String run = "up" + UUID.randomUUID().toString().substring(0, 6);
         Path dir = Files.createTempDirectory("upgrade-");
         System.out.printf(Locale.ROOT, "upgrade: %.0f verbs/s, run %s, logs in %s%n", options.rate(), run, dir);
+        try {
+            return run(options, run, dir);
+        } finally {
+            prune(dir);
+        }
+    }
+
+    /**
+     * Removes what a run unpacked and built, about 850 MB, and keeps what tells how it went: the logs, the
+     * calls and the faults.
+     */
+    private static void prune(Path dir) throws IOException {
+        Path versions = dir.resolve("host/versions");
+        List<Path> unpacked = new ArrayList<>();
+        if (Files.isDirectory(versions)) {
+            try (Stream<Path> processes = Files.list(versions)) {
+                for (Path process : processes.filter(Files::isDirectory).toList()) {
+                    try (Stream<Path> each = Files.list(process)) {
+                        each.filter(Files::isDirectory).forEach(unpacked::add);
+                    }
+                }
+            }
+        }
+        try (Stream<Path> raised = Files.list(dir)) {
+            raised.filter(path -> path.getFileName().toString().startsWith("bundle-")
+                    || path.getFileName().toString().endsWith(".tar.zst")).forEach(unpacked::add);
+        }
+        for (Path path : unpacked) {
+            Trees.delete(path);
+        }
+    }
+
+    private static Outcome run(Options options, String run, Path dir)
+            throws IOException, InterruptedException, TimeoutException, SQLException {
         Path archive = LabBundles.built(options.bundle().toAbsolutePath().getParent().getParent());
         Archive one = LabBundles.of(archive);
         System.out.printf(Locale.ROOT, "upgrade: the builder hands out %s (%,d KiB) and the same raised%n",

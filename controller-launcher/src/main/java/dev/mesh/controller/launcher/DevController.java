@@ -2,6 +2,7 @@ package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.cli.JarVersion;
+import dev.mesh.controller.cli.MeshLoader;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;

@@ -22,8 +22,9 @@ import picocli.CommandLine;
  * with the commands that need the store added — {@code prepare}, {@code serve}, {@code grant},
  * {@code revoke} and {@code principals} —, {@code genesis} given the bundle it runs from, and the process's environment given to it; {@code mcp} forwards
  * over the broker when the environment names one ({@link BrokerUpstreams}). Every failure becomes text and an exit code in one place,
- * {@link Failures}: no stack trace ever reaches the user. {@code validate}'s plain form runs first, without
- * picocli ({@link MeshCommands#runDirectly}); every other command line goes to picocli.
+ * {@link Failures}: no stack trace ever reaches the user. {@code validate}'s plain form, {@code serve} and
+ * {@code prepare} alone run without picocli ({@link MeshCommands#runDirectly}, {@link ServeCommand#direct},
+ * {@link PrepareCommand#direct}); every other command line goes to picocli.
  */
 public final class Main {
 
@@ -45,6 +46,9 @@ public final class Main {
         OptionalInt direct = MeshCommands.runDirectly(args, out, err);
         if (direct.isEmpty()) {
             direct = ServeCommand.direct(args, System.getenv(), out, err);
+        }
+        if (direct.isEmpty()) {
+            direct = PrepareCommand.direct(args, System.getenv(), out, err);
         }
         if (direct.isPresent()) {
             System.exit(direct.getAsInt());

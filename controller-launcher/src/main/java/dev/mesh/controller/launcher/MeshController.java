@@ -6,6 +6,8 @@ import dev.mesh.controller.bus.BrokerConsumers;
 import dev.mesh.controller.bus.BrokerDeliveries;
 import dev.mesh.controller.bus.BrokerPermissions;
 import dev.mesh.controller.bus.BrokerSettings;
+import dev.mesh.controller.bus.BusMetrics;
+import dev.mesh.controller.bus.BusWire;
 import dev.mesh.controller.bus.FactsIn;
 import dev.mesh.controller.bus.ManagementApi;
 import dev.mesh.controller.bus.NatsEvents;
@@ -13,6 +15,7 @@ import dev.mesh.controller.bus.NatsSettings;
 import dev.mesh.controller.bus.ReportsIn;
 import dev.mesh.controller.bus.Topology;
 import dev.mesh.controller.cli.CommandException;
+import dev.mesh.controller.cli.GenesisImport;
 import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.core.Events;
 import dev.mesh.controller.core.Identity;
@@ -25,8 +28,10 @@ import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.handover.Handover;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.McpHttpServer;
+import dev.mesh.controller.mcp.StandbyWarmup;
 import dev.mesh.controller.store.ConnectionPool;
 import dev.mesh.controller.store.Database;
+import dev.mesh.controller.store.KnownNodes;
 import dev.mesh.controller.store.Migrations;
 import dev.mesh.controller.store.PgIdentity;
 import dev.mesh.controller.store.SchemaStatus;
@@ -168,7 +173,7 @@ final class MeshController implements AutoCloseable {
             Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(store.inventory(), store.licences(),
                     store.lifecycle(), events, store.requests(), Layout.DEFAULT, clock,
                     new BusWire(broker, facts, reports, natsEvents), metrics), identity, JarVersion.version()));
-            BusMetrics.register(metrics.registry(), broker, facts, reports, natsEvents);
+            BusMetrics.register(metrics.registry(), PrometheusMetrics.PREFIX, broker, facts, reports, natsEvents);
             assembly.renewStatus(Assembly.STATUS_EVERY);
             assembly.watchLock(LOCK_WATCH_EVERY);
             // Only the active controller writes: the first import of the genesis file follows an activation.

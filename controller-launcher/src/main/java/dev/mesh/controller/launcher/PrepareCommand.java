@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -51,11 +52,39 @@ final class PrepareCommand implements Callable<Integer> {
         this.env = Objects.requireNonNull(env, "env");
     }
 
+    /**
+     * Runs {@code mesh-controller prepare}, the whole command line, without picocli: a host runs it before
+     * each new version's {@code serve}, beside the version that serves, and picocli's classes are too old a
+     * class file version for the ahead-of-time cache, so they would be loaded and verified at every start.
+     * Any other command line (an option: {@code --help}) is left to picocli.
+     *
+     * @param args the command line
+     * @param env the environment
+     * @param out where the report goes
+     * @param err where warnings and failures go
+     * @return the exit code; empty when {@code args} is not {@code prepare} alone
+     */
+    static OptionalInt direct(String[] args, Map<String, String> env, PrintWriter out, PrintWriter err) {
+        if (args.length != 1 || !args[0].equals("prepare")) {
+            return OptionalInt.empty();
+        }
+        try {
+            return OptionalInt.of(new PrepareCommand(env).run(out, err));
+        } catch (RuntimeException failure) {
+            Failures.Report report = Failures.of(failure, 2); // its exit code for input it refuses, as picocli's
+            report.lines().forEach(err::println);
+            err.flush();
+            return OptionalInt.of(report.exitCode());
+        }
+    }
+
     @Override
     public Integer call() {
+        return run(spec.commandLine().getOut(), spec.commandLine().getErr());
+    }
+
+    private int run(PrintWriter out, PrintWriter err) {
         Config.Prepare config = Config.forPrepare(env);
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         config.warnings().forEach(warning -> err.println("mesh-controller: warning: " + warning));
         int failed = 0;
         int changed = 0;

@@ -1,5 +1,6 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.bus.BusMetrics;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.VerbCalls;

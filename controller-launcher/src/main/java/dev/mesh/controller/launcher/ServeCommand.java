@@ -3,6 +3,7 @@ package dev.mesh.controller.launcher;
 import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.cli.JarVersion;
+import dev.mesh.controller.cli.MeshLoader;
 import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.mcp.McpHttpServer;
@@ -120,7 +121,7 @@ final class ServeCommand implements Callable<Integer> {
      * Runs {@code serve} without picocli when it is the whole command line — as the host runs the mesh's
      * controller (its manifest's process) — and declines any other, which picocli then reads as always. The
      * command is the one picocli would run with every option at its default, and a failure is rendered by
-     * {@link Failures} as picocli's handler renders it ({@code ServeDirectlyTest} holds the two to the same lines
+     * {@link Failures} as picocli's handler renders it ({@code DirectCommandsTest} holds the two to the same lines
      * and exit code): it only skips loading picocli and building the command's model by reflection, about 70 ms
      * of the start (docs/operations.md, "A short command's start").
      *

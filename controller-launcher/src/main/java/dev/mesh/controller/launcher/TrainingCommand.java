@@ -1,6 +1,7 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.cli.JarVersion;
+import dev.mesh.controller.cli.MeshLoader;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;

@@ -24,7 +24,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code status} of the mesh's controller shows the bus (core's {@code Wire}, the launcher's {@link BusWire}):
+ * {@code status} of the mesh's controller shows the bus (core's {@code Wire}, the bus's {@link dev.mesh.controller.bus.BusWire}):
  * a message dead-lettered on the local RabbitMQ is counted in {@code mesh-controller.dead} and by the reports'
  * rejections, within one renewal of the snapshot. The controller as {@code serve} runs it, on three databases
  * of its own, a virtual host of its own and the local NATS.

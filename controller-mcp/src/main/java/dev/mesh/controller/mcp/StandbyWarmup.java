@@ -1,12 +1,10 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.mcp;
 
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.VerbCalls;
 import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.verbs.Verbs;
-import dev.mesh.controller.mcp.Envelope;
-import dev.mesh.controller.mcp.McpDispatcher;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
@@ -28,10 +26,10 @@ import org.slf4j.LoggerFactory;
  * about a principal no grant names, as a caller's request would. It stops as soon as the controller is
  * active: live requests then keep the path warm.
  */
-final class StandbyWarmup {
+public final class StandbyWarmup {
 
     /** Whom the identity is asked about: a name no principal has (section 11 names are user ids). */
-    static final String PRINCIPAL = "mesh-controller warm-up";
+    public static final String PRINCIPAL = "mesh-controller warm-up";
     /** How many {@code status} calls: past the JIT's compile thresholds for the path they share. */
     static final int STATUS_CALLS = 3_000;
     /** Calls in a row before a pause, so that the active controller beside keeps its share of the cores. */
@@ -63,7 +61,7 @@ final class StandbyWarmup {
      * @param lifecycle the controller's life cycle
      * @return the thread, for a test to wait for
      */
-    static Thread start(Verbs verbs, Identity identity, String version, Lifecycle lifecycle) {
+    public static Thread start(Verbs verbs, Identity identity, String version, Lifecycle lifecycle) {
         StandbyWarmup warmup = new StandbyWarmup(Objects.requireNonNull(verbs, "verbs"),
                 Objects.requireNonNull(identity, "identity"), Objects.requireNonNull(version, "version"),
                 Objects.requireNonNull(lifecycle, "lifecycle"));

@@ -1,6 +1,5 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.cli;
 
-import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
@@ -27,7 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
  * pushed and assigned through the verbs, so that what the verbs refuse (a seat claimed twice, a
  * licence exceeded) stops the load the same way.
  */
-final class MeshLoader {
+public final class MeshLoader {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
@@ -45,7 +44,7 @@ final class MeshLoader {
      * @throws dev.mesh.controller.manifest.ManifestException with every located problem
      * @throws CommandException when a file cannot be read
      */
-    static MeshLoader read(Path path) {
+    public static MeshLoader read(Path path) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(path);
@@ -78,20 +77,20 @@ final class MeshLoader {
     }
 
     /** @return the file's name as it was read */
-    String file() {
+    public String file() {
         return file.file();
     }
 
     /** @return how many nodes, modules and assignments {@link #load} loads */
-    int nodes() {
+    public int nodes() {
         return file.nodes().size();
     }
 
-    int modules() {
+    public int modules() {
         return modules.size();
     }
 
-    int assignments() {
+    public int assignments() {
         return file.assignments().size();
     }
 
@@ -103,7 +102,7 @@ final class MeshLoader {
      *
      * @return whether {@link #load} may run
      */
-    boolean isFirstFor(Inventory inventory) {
+    public boolean isFirstFor(Inventory inventory) {
         Set<String> own = new HashSet<>();
         modules.forEach(module -> own.add(module.module() + "@" + module.version()));
         return inventory.assignments().isEmpty()
@@ -111,7 +110,7 @@ final class MeshLoader {
     }
 
     /** @return whether the inventory holds no module and no assignment yet */
-    static boolean isEmpty(Inventory inventory) {
+    public static boolean isEmpty(Inventory inventory) {
         return inventory.modules().isEmpty() && inventory.assignments().isEmpty();
     }
 
@@ -121,7 +120,7 @@ final class MeshLoader {
      * @return what was loaded, for the start's output
      * @throws CommandException when a verb refuses a module or an assignment, naming it
      */
-    String load(Inventory inventory, Verbs verbs) {
+    public String load(Inventory inventory, Verbs verbs) {
         Objects.requireNonNull(inventory, "inventory");
         // The pushes first: a controller that may not write (a standby) is refused before it reports a node.
         for (ModuleVersion module : modules) {

@@ -1,8 +1,7 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.store;
 
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.Node;
-import dev.mesh.controller.store.PgIdentity;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -24,10 +23,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-final class KnownNodes implements Predicate<String>, AutoCloseable {
+public final class KnownNodes implements Predicate<String>, AutoCloseable {
 
     /** How often the names are read again. */
-    static final Duration EVERY = Duration.ofSeconds(5);
+    public static final Duration EVERY = Duration.ofSeconds(5);
     private static final long MISS_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private static final Logger LOG = LoggerFactory.getLogger(KnownNodes.class);
@@ -47,8 +46,14 @@ final class KnownNodes implements Predicate<String>, AutoCloseable {
         this.inventory = inventory;
     }
 
-    /** Reads the names once now, then every {@link #EVERY}. */
-    static KnownNodes start(PgIdentity identity, Inventory inventory) {
+    /**
+     * Reads the names once now, then every {@link #EVERY}.
+     *
+     * @param identity the identity store, whose enabled principals are known
+     * @param inventory the inventory, whose nodes are known
+     * @return the names, until closed
+     */
+    public static KnownNodes start(PgIdentity identity, Inventory inventory) {
         KnownNodes known = new KnownNodes(identity, inventory);
         known.read();
         known.reader.scheduleWithFixedDelay(known::read, EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);

@@ -1,11 +1,5 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.bus;
 
-import dev.mesh.controller.bus.Broker;
-import dev.mesh.controller.bus.BusException;
-import dev.mesh.controller.bus.FactsIn;
-import dev.mesh.controller.bus.NatsEvents;
-import dev.mesh.controller.bus.ReportsIn;
-import dev.mesh.controller.bus.Topology;
 import dev.mesh.controller.core.Wire;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,14 +13,20 @@ import java.util.function.Function;
  * since this controller started, each reason by its label. Read by {@code status}'s periodic refresh,
  * never per call. Thread-safe, as the parts' {@code counts()} are.
  */
-final class BusWire implements Wire {
+public final class BusWire implements Wire {
 
     private final Broker broker;
     private final FactsIn facts;
     private final ReportsIn reports;
     private final NatsEvents events;
 
-    BusWire(Broker broker, FactsIn facts, ReportsIn reports, NatsEvents events) {
+    /**
+     * @param broker the broker, asked for the dead-letter queue's count
+     * @param facts the facts in
+     * @param reports the reports in
+     * @param events the events out
+     */
+    public BusWire(Broker broker, FactsIn facts, ReportsIn reports, NatsEvents events) {
         this.broker = Objects.requireNonNull(broker, "broker");
         this.facts = Objects.requireNonNull(facts, "facts");
         this.reports = Objects.requireNonNull(reports, "reports");

@@ -1,10 +1,8 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.mesh.controller.cli.CommandException;
-import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
@@ -17,13 +15,14 @@ import dev.mesh.controller.core.memory.MemoryRequestRecords;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,9 +46,13 @@ class GenesisImportTest {
     @BeforeEach
     void genesis() throws IOException {
         Path archive = Files.writeString(dir.resolve("mesh-controller.tar.gz"), "bytes");
-        Cli.Run run = Cli.run("genesis", "--mesh", "../examples/mesh.json", "--out", dir.resolve("genesis").toString(),
-                "--bundle", archive.toString());
-        assertThat(run.exitCode()).as(run.err()).isZero();
+        StringWriter err = new StringWriter();
+        int exitCode = MeshCommands.commandLine(Map.of(), InputStream.nullInputStream(),
+                OutputStream.nullOutputStream(), List.of(new GenesisCommand(Optional.empty())))
+                .setOut(new PrintWriter(new StringWriter()))
+                .setErr(new PrintWriter(err)).execute("genesis", "--mesh", "../examples/mesh.json", "--out",
+                        dir.resolve("genesis").toString(), "--bundle", archive.toString());
+        assertThat(exitCode).as(err.toString()).isZero();
         file = dir.resolve("genesis/inventory.json");
     }
 
@@ -121,39 +124,6 @@ class GenesisImportTest {
                 "mesh-controller: MESH_GENESIS_FILE=" + bad + " has 2 problems; nothing was started: write it again "
                         + "with mesh-controller genesis, or unset MESH_GENESIS_FILE");
         assertThat(Failures.of(e, 2).exitCode()).isEqualTo(1);
-    }
-
-    @Test
-    void serve_genesisFileWithProblems_exits1_withItsLocatedProblems_beforeConnectingToAnything() throws IOException {
-        Path bad = Files.writeString(dir.resolve("bad.json"), "{\"nodes\": [], \"modules\": [], \"assignments\": {}}");
-        Map<String, String> env = new HashMap<>();
-        for (String database : List.of("INVENTORY", "IDENTITY", "LICENCES")) {
-            env.put("MESH_STORE_" + database + "_FILE", credentials(database.toLowerCase(Locale.ROOT) + ".json",
-                    "{\"user\": \"u\", \"password\": \"p\", \"database\": \"d\"}"));
-            env.put("MESH_STORE_" + database + "_PORT", "127.0.0.1:1"); // nothing listens: a connection would fail
-        }
-        env.put("MESH_BROKER_ADDRESS_FILE", credentials("broker.json",
-                "{\"user\": \"u\", \"password\": \"p\", \"vhost\": \"v\"}"));
-        env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:1");
-        env.put("MESH_BUS_NATS_FILE", credentials("nats.json", "{\"url\": \"nats://127.0.0.1:1\"}"));
-        env.put("MESH_GENESIS_FILE", bad.toString());
-
-        Cli.Run run = Cli.run(env, "serve");
-
-        assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err().lines().toList()).hasSize(2).first().asString()
-                .isEqualTo(bad + ":1:45: /assignments: \"assignments\" of the mesh file must be an array […], but it "
-                        + "is an object");
-        assertThat(run.err().lines().toList().getLast()).isEqualTo("mesh-controller: MESH_GENESIS_FILE=" + bad
-                + " has 1 problem; nothing was started: write it again with mesh-controller genesis, or unset "
-                + "MESH_GENESIS_FILE");
-        assertThat(run.out()).isEmpty();
-    }
-
-    private String credentials(String name, String json) throws IOException {
-        Path file = Files.writeString(dir.resolve(name), json);
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        return file.toString();
     }
 
     private static Lifecycle active() {

@@ -1,6 +1,5 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.cli;
 
-import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.ManifestException;
@@ -22,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * ({@link MeshLoader#isFirstFor}); otherwise it does nothing (logged at DEBUG). An import that fails
  * half-way (this controller lost the lock) is tried again at the next activation. Thread-safe.
  */
-final class GenesisImport {
+public final class GenesisImport {
 
     private static final Logger LOG = LoggerFactory.getLogger(GenesisImport.class);
     private static final String VARIABLE = "MESH_GENESIS_FILE";
@@ -43,7 +42,7 @@ final class GenesisImport {
      * @return the import; empty when the variable is not set or the file does not exist (nothing to import)
      * @throws CommandException when the file has problems (its located problems are the cause) or cannot be read
      */
-    static Optional<GenesisImport> read(Optional<Path> file) {
+    public static Optional<GenesisImport> read(Optional<Path> file) {
         if (file.isEmpty()) {
             return Optional.empty();
         }
@@ -62,7 +61,7 @@ final class GenesisImport {
     }
 
     /** Imports in the background: this controller has just become active. */
-    void activated(Inventory inventory, Verbs verbs) {
+    public void activated(Inventory inventory, Verbs verbs) {
         Objects.requireNonNull(inventory, "inventory");
         Objects.requireNonNull(verbs, "verbs");
         Thread.ofVirtual().name("mesh-controller-genesis").start(() -> importInto(inventory, verbs));
@@ -73,7 +72,7 @@ final class GenesisImport {
      *
      * @return whether this call imported it
      */
-    synchronized boolean importInto(Inventory inventory, Verbs verbs) {
+    public synchronized boolean importInto(Inventory inventory, Verbs verbs) {
         if (settled) {
             return false;
         }

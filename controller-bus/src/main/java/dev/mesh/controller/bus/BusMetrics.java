@@ -1,11 +1,5 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.bus;
 
-import dev.mesh.controller.bus.Broker;
-import dev.mesh.controller.bus.BusException;
-import dev.mesh.controller.bus.FactsIn;
-import dev.mesh.controller.bus.NatsEvents;
-import dev.mesh.controller.bus.ReportsIn;
-import dev.mesh.controller.bus.Topology;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -19,9 +13,7 @@ import java.util.function.Supplier;
  * {@code status}'s {@code bus} shows ({@link BusWire}) — never counted a second time. Thread-safe, as the
  * parts' {@code counts()} are.
  */
-final class BusMetrics {
-
-    private static final String PREFIX = PrometheusMetrics.PREFIX;
+public final class BusMetrics {
 
     private BusMetrics() {
     }
@@ -30,32 +22,34 @@ final class BusMetrics {
      * Registers the bus's metrics.
      *
      * @param registry where
+     * @param prefix what every name begins with, the controller's ({@code mesh_controller_})
      * @param broker the broker, whose dead-letter queue is counted at each scrape (one round trip; absent
      *     when the broker does not answer)
      * @param facts the facts in
      * @param reports the reports in
      * @param events the events out
      */
-    static void register(PrometheusRegistry registry, Broker broker, FactsIn facts, ReportsIn reports,
-            NatsEvents events) {
-        counter(registry, "facts_received_total", "Facts messages received from hosts on NATS",
+    public static void register(PrometheusRegistry registry, String prefix, Broker broker, FactsIn facts,
+            ReportsIn reports, NatsEvents events) {
+        counter(registry, prefix, "facts_received_total", "Facts messages received from hosts on NATS",
                 () -> facts.counts().received());
-        counter(registry, "facts_written_total", "Facts written to the inventory", () -> facts.counts().written());
-        byReason(registry, "facts_dropped_total", "Facts messages dropped, by reason",
+        counter(registry, prefix, "facts_written_total", "Facts written to the inventory",
+                () -> facts.counts().written());
+        byReason(registry, prefix, "facts_dropped_total", "Facts messages dropped, by reason",
                 () -> facts.counts().dropped(), FactsIn.Drop::label);
-        counter(registry, "reports_received_total", "Reports received from hosts and builders",
+        counter(registry, prefix, "reports_received_total", "Reports received from hosts and builders",
                 () -> reports.counts().received());
-        counter(registry, "reports_accepted_total", "Reports accepted and recorded",
+        counter(registry, prefix, "reports_accepted_total", "Reports accepted and recorded",
                 () -> reports.counts().accepted());
-        counter(registry, "reports_requeued_total", "Reports given back to the queue to be tried again",
+        counter(registry, prefix, "reports_requeued_total", "Reports given back to the queue to be tried again",
                 () -> reports.counts().requeued());
-        byReason(registry, "reports_rejected_total", "Reports rejected (dead-lettered), by reason",
+        byReason(registry, prefix, "reports_rejected_total", "Reports rejected (dead-lettered), by reason",
                 () -> reports.counts().rejected(), ReportsIn.Rejection::label);
-        counter(registry, "events_published_total", "Events published on NATS",
+        counter(registry, prefix, "events_published_total", "Events published on NATS",
                 () -> events.counts().published());
-        byReason(registry, "events_failed_total", "Events that could not be published, by reason",
+        byReason(registry, prefix, "events_failed_total", "Events that could not be published, by reason",
                 () -> events.counts().failed(), NatsEvents.Failure::label);
-        GaugeWithCallback.builder().name(PREFIX + "dead_letters")
+        GaugeWithCallback.builder().name(prefix + "dead_letters")
                 .help("Messages waiting in the queue mesh-controller.dead (absent when the broker does not answer)")
                 .callback(callback -> {
                     try {
@@ -66,14 +60,15 @@ final class BusMetrics {
                 }).register(registry);
     }
 
-    private static void counter(PrometheusRegistry registry, String name, String help, LongSupplier count) {
-        CounterWithCallback.builder().name(PREFIX + name).help(help)
+    private static void counter(PrometheusRegistry registry, String prefix, String name, String help,
+            LongSupplier count) {
+        CounterWithCallback.builder().name(prefix + name).help(help)
                 .callback(callback -> callback.call(count.getAsLong())).register(registry);
     }
 
-    private static <E extends Enum<E>> void byReason(PrometheusRegistry registry, String name, String help,
-            Supplier<Map<E, Long>> counts, Function<E, String> label) {
-        CounterWithCallback.builder().name(PREFIX + name).help(help).labelNames("reason")
+    private static <E extends Enum<E>> void byReason(PrometheusRegistry registry, String prefix, String name,
+            String help, Supplier<Map<E, Long>> counts, Function<E, String> label) {
+        CounterWithCallback.builder().name(prefix + name).help(help).labelNames("reason")
                 .callback(callback -> counts.get().forEach((reason, count) -> callback.call(count,
                         label.apply(reason)))).register(registry);
     }
