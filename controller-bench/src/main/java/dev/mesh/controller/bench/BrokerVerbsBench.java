@@ -103,7 +103,7 @@ public final class BrokerVerbsBench {
         System.out.printf(Locale.ROOT, "broker verbs: one caller %d s of each in turn after %d s warm-up, then %d "
                 + "callers %d rounds of 1 s of each in turn; virtual host %s%n", rounds * round, warmup, callers,
                 rounds * round, loopback.vhost());
-        // The callers hold a caller's permissions alone, as the controller sets them (issue 23).
+        // The callers hold a caller's permissions alone, as the controller sets them (docs/security.md).
         String user = loopback.addCaller("bench-caller-" + loopback.vhost().substring("mesh-bench-".length()));
         List<Caller> all = new ArrayList<>();
         for (int c = 0; c < callers; c++) {

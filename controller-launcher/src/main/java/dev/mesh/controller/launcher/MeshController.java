@@ -12,6 +12,7 @@ import dev.mesh.controller.bus.FactsIn;
 import dev.mesh.controller.bus.ManagementApi;
 import dev.mesh.controller.bus.NatsEvents;
 import dev.mesh.controller.bus.NatsSettings;
+import dev.mesh.controller.bus.PermissionsKeeper;
 import dev.mesh.controller.bus.ReportsIn;
 import dev.mesh.controller.bus.Topology;
 import dev.mesh.controller.cli.CommandException;
@@ -140,8 +141,8 @@ final class MeshController implements AutoCloseable {
             checkBodyLimit(broker);
             // With the management API, the active controller owns what every principal may do on the broker.
             Optional<PermissionsKeeper> keeper = config.management().map(management -> opened.open(
-                    PermissionsKeeper.start(permissions(management, broker.settings()), principals, store.inventory(),
-                            store.lifecycle())));
+                    PermissionsKeeper.start(permissions(management, broker.settings()), principals::enabled,
+                            store.inventory(), store.lifecycle())));
             NatsSettings nats = natsSettings(config);
             NatsEvents natsEvents = opened.open(NatsEvents.start(nats, store.lifecycle()::status, clock));
             BrokerDeliveries deliveries = opened.open(new BrokerDeliveries(broker));
@@ -201,8 +202,8 @@ final class MeshController implements AutoCloseable {
     /**
      * Declares, in the background, the queue of every node the inventory knows, as the first round of an
      * active controller would (once per node and process), so that a standby taking over spends its first
-     * round delivering, not declaring (docs/design.md section 10: a standby keeps its connections warm; 8 nodes
-     * took the handover driver's successor 200 ms). Best effort: what fails is declared by that round.
+     * round delivering, not declaring (docs/design.md section 10: a standby keeps its connections warm; what
+     * declaring took a successor is in docs/benchmarks.md). Best effort: what fails is declared by that round.
      */
     private static void warm(StorePorts store, BrokerDeliveries deliveries) {
         Thread.ofVirtual().name("mesh-controller-warm").start(() -> {
@@ -218,8 +219,8 @@ final class MeshController implements AutoCloseable {
      * Waits at most {@code wait} for the broker to make this controller active: a standby stays one. A standby
      * beside another controller that holds the plan lock is ready once it is warm ({@link StandbyWarmup}): the
      * broker feeds the holder, not it, and a host stops the old one when the new one is ready (an upgrade's
-     * overlap), so the new one must by then answer as fast as the old one did. Ready before its warm-up ended,
-     * the upgrade driver measured gaps of 298 and 436 ms from the old one's SIGTERM, against 52 to 90 ms.
+     * overlap), so the new one must by then answer as fast as the old one did: ready before its warm-up ended,
+     * it took over cold, with gaps three to five times the planned handover's (docs/benchmarks.md).
      */
     private static void awaitReady(Lifecycle lifecycle, BooleanSupplier warm, Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();

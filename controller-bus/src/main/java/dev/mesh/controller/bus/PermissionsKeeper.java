@@ -1,41 +1,42 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.bus;
 
-import dev.mesh.controller.bus.BrokerPermissions;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Deliveries;
 import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Role;
-import dev.mesh.controller.store.PgIdentity;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the broker's permissions true while this controller is active (docs/security.md): at each activation and
- * every {@link #EVERY}, the enabled principals of the identity store and the inventory's nodes make what each may
+ * every {@link #EVERY}, the enabled principals of the identity store (their grants, as its owner reads them) and the
+ * inventory's nodes make what each may
  * do ({@link BrokerPermissions#desired}), and {@link BrokerPermissions#reconcile} makes the broker say so. A grant,
  * a revoke or a drift by hand is undone within one period; a node the controller comes to know gets its host's
  * permissions at once ({@link #deliveries}: when its queue is declared). A round that fails (the management API
  * or the store out of reach) is logged once, at WARN, until one succeeds again; a standby does nothing.
  */
-final class PermissionsKeeper implements AutoCloseable {
+public final class PermissionsKeeper implements AutoCloseable {
 
     /** How often the active controller makes the broker's permissions true again. */
-    static final Duration EVERY = Duration.ofSeconds(10);
+    public static final Duration EVERY = Duration.ofSeconds(10);
 
     private static final Logger LOG = LoggerFactory.getLogger(PermissionsKeeper.class);
 
     private final BrokerPermissions permissions;
-    private final PgIdentity identity;
+    private final Supplier<Map<String, Set<String>>> grants;
     private final Inventory inventory;
     private final Lifecycle lifecycle;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
@@ -44,25 +45,36 @@ final class PermissionsKeeper implements AutoCloseable {
     /** Whether the last round failed; the scheduler's own. */
     private boolean failing;
 
-    private PermissionsKeeper(BrokerPermissions permissions, PgIdentity identity, Inventory inventory,
-            Lifecycle lifecycle) {
+    private PermissionsKeeper(BrokerPermissions permissions, Supplier<Map<String, Set<String>>> grants,
+            Inventory inventory, Lifecycle lifecycle) {
         this.permissions = permissions;
-        this.identity = identity;
+        this.grants = grants;
         this.inventory = inventory;
         this.lifecycle = lifecycle;
     }
 
-    /** Starts the rounds: the first after one period, or at the next {@link #activated()}. */
-    static PermissionsKeeper start(BrokerPermissions permissions, PgIdentity identity, Inventory inventory,
-            Lifecycle lifecycle) {
-        PermissionsKeeper keeper = new PermissionsKeeper(permissions, identity, inventory, lifecycle);
+    /**
+     * Starts the rounds: the first after one period, or at the next {@link #activated()}.
+     *
+     * @param permissions the broker's permissions, through its management API
+     * @param grants the enabled principals and the verbs each is granted, read at each round (the identity
+     *     store's)
+     * @param inventory the inventory, whose nodes' hosts get their permissions
+     * @param lifecycle this controller's life cycle: only the active one keeps them
+     * @return the keeper, until closed
+     */
+    public static PermissionsKeeper start(BrokerPermissions permissions, Supplier<Map<String, Set<String>>> grants,
+            Inventory inventory, Lifecycle lifecycle) {
+        PermissionsKeeper keeper = new PermissionsKeeper(Objects.requireNonNull(permissions, "permissions"),
+                Objects.requireNonNull(grants, "grants"), Objects.requireNonNull(inventory, "inventory"),
+                Objects.requireNonNull(lifecycle, "lifecycle"));
         keeper.scheduler.scheduleWithFixedDelay(keeper::round, EVERY.toMillis(), EVERY.toMillis(),
                 TimeUnit.MILLISECONDS);
         return keeper;
     }
 
     /** This controller became active: a round at once, beside the periodic ones. */
-    void activated() {
+    public void activated() {
         soon();
     }
 
@@ -81,7 +93,7 @@ final class PermissionsKeeper implements AutoCloseable {
      * @return them, with a round asked for whenever a node's queue is prepared: a node just known gets its host's
      *     permissions before its first declaration
      */
-    Deliveries deliveries(Deliveries deliveries) {
+    public Deliveries deliveries(Deliveries deliveries) {
         return new Deliveries() {
             @Override
             public void deliver(Declaration declaration, long epoch) {
@@ -101,11 +113,11 @@ final class PermissionsKeeper implements AutoCloseable {
             return;
         }
         try {
-            Map<String, Set<String>> grants = identity.enabled();
+            Map<String, Set<String>> enabled = grants.get();
             Set<String> nodes = inventory.nodes().stream().map(Node::name).collect(Collectors.toSet());
-            BrokerPermissions.Changes changes = permissions.reconcile(BrokerPermissions.desired(grants, nodes));
+            BrokerPermissions.Changes changes = permissions.reconcile(BrokerPermissions.desired(enabled, nodes));
             if (failing) {
-                LOG.info("broker permissions kept again principals={} set={} cleared={}", grants.size(),
+                LOG.info("broker permissions kept again principals={} set={} cleared={}", enabled.size(),
                         changes.set().size(), changes.cleared().size());
             }
             failing = false;
