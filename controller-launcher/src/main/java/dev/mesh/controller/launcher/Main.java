@@ -2,7 +2,12 @@ package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.cli.GenesisCommand;
+import dev.mesh.controller.cli.IdentityCommands;
 import dev.mesh.controller.cli.MeshCommands;
+import dev.mesh.controller.core.Grants;
+import dev.mesh.controller.store.Database;
+import dev.mesh.controller.store.Migrations;
+import dev.mesh.controller.store.PgIdentity;
 import java.io.BufferedWriter;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import javax.sql.DataSource;
 import picocli.CommandLine;
 
 /**
@@ -158,7 +164,20 @@ public final class Main {
     /** The commands that need the store, or make the bundle or a mesh, added to controller-cli's. */
     private static List<Object> controllerCommands(Map<String, String> env, Optional<Path> bundle) {
         return List.of(new GenesisCommand(bundle), new PrepareCommand(env), new ServeCommand(env),
-                new IdentityCommands.Grant(env), new IdentityCommands.Revoke(env), new IdentityCommands.Principals(env),
-                new TrainingCommand());
+                new IdentityCommands.Grant(env, Main::grants), new IdentityCommands.Revoke(env, Main::grants),
+                new IdentityCommands.Principals(env, Main::grants), new TrainingCommand());
+    }
+
+    /**
+     * Opens the identity store for {@code grant}, {@code revoke} and {@code principals}: {@code
+     * MESH_STORE_IDENTITY_FILE} and {@code _PORT} ({@link Config#forIdentity}), their warnings printed, and the
+     * schema checked to be this controller's before anything is read or written.
+     */
+    private static Grants grants(Map<String, String> env, PrintWriter err) {
+        Config.IdentityStore config = Config.forIdentity(env);
+        config.warnings().forEach(warning -> err.println("mesh-controller: warning: " + warning));
+        DataSource source = config.identity().dataSource();
+        Migrations.of(Database.IDENTITY, source).requireUpToDate();
+        return new PgIdentity(source);
     }
 }

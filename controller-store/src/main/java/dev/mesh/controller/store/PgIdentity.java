@@ -3,6 +3,7 @@ package dev.mesh.controller.store;
 import static dev.mesh.controller.store.internal.schema.identity.Tables.PRINCIPALS;
 import static dev.mesh.controller.store.internal.schema.identity.Tables.VERB_GRANTS;
 
+import dev.mesh.controller.core.Grants;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Tool;
 import java.util.ArrayList;
@@ -19,13 +20,12 @@ import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 
 /**
- * The {@link Identity} on the store's {@code identity} database: principals, disabled or not, and
- * their verb grants. Also adds principals, grants, revokes and disables, for the tools that manage
- * identity and for tests.
+ * The {@link Identity} and the {@link Grants} on the store's {@code identity} database: principals,
+ * disabled or not, and their verb grants. Also adds and disables principals, for genesis and for tests.
  *
  * <p>Thread-safe. Methods throw {@link StoreException} when the database fails.
  */
-public final class PgIdentity implements Identity {
+public final class PgIdentity implements Identity, Grants {
 
     private final DataSource dataSource;
     private final DSLContext db;
@@ -61,23 +61,13 @@ public final class PgIdentity implements Identity {
                 .execute());
     }
 
-    /**
-     * Adds a principal that is not known yet, with no description; leaves a known one — disabled or
-     * not — as it is. What {@code mesh-controller grant} does before it grants.
-     *
-     * @param principal the user id the transports authenticate
-     * @return whether it was added
-     */
+    @Override
     public boolean enroll(String principal) {
         return run("add principal " + principal, tx -> tx.insertInto(PRINCIPALS)
                 .set(PRINCIPALS.NAME, principal).onConflictDoNothing().execute() > 0);
     }
 
-    /**
-     * Grants verbs to a principal that exists; granting one twice changes nothing.
-     *
-     * @return the verbs it was not granted before, in the order given, each once
-     */
+    @Override
     public List<String> grant(String principal, String... verbs) {
         return run("grant verbs to " + principal, tx -> {
             List<String> granted = new ArrayList<>();
@@ -91,44 +81,20 @@ public final class PgIdentity implements Identity {
         });
     }
 
-    /**
-     * Takes a verb from a principal.
-     *
-     * @return whether it was granted
-     */
+    @Override
     public boolean revoke(String principal, String verb) {
         return run("revoke " + verb + " from " + principal, tx -> tx.deleteFrom(VERB_GRANTS)
                 .where(VERB_GRANTS.PRINCIPAL.eq(principal), VERB_GRANTS.VERB.eq(verb)).execute() > 0);
     }
 
-    /**
-     * Takes every verb from a principal; the principal stays known, with no grant.
-     *
-     * @return the verbs it was granted, sorted
-     */
+    @Override
     public List<String> revokeAll(String principal) {
         return run("revoke every verb from " + principal, tx -> tx.deleteFrom(VERB_GRANTS)
                 .where(VERB_GRANTS.PRINCIPAL.eq(principal)).returningResult(VERB_GRANTS.VERB).fetch()
                 .getValues(VERB_GRANTS.VERB).stream().sorted().toList());
     }
 
-    /**
-     * A principal as {@link #principals()} lists it.
-     *
-     * @param name the user id the transports authenticate
-     * @param disabled whether it may call nothing, whatever its grants
-     * @param verbs its grants, sorted
-     */
-    public record Principal(String name, boolean disabled, List<String> verbs) {
-
-        /** Checks and copies the parts. */
-        public Principal {
-            Objects.requireNonNull(name, "name");
-            verbs = List.copyOf(verbs);
-        }
-    }
-
-    /** @return every principal, disabled ones too, sorted by name, each with its grants */
+    @Override
     public List<Principal> principals() {
         return run("list the principals", tx -> {
             Map<String, List<String>> grants = tx.select(VERB_GRANTS.PRINCIPAL, VERB_GRANTS.VERB).from(VERB_GRANTS)

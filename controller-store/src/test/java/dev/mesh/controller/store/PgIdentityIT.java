@@ -3,6 +3,7 @@ package dev.mesh.controller.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mesh.controller.core.Grants;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.IdentityContract;
 import java.util.List;
@@ -55,7 +56,7 @@ class PgIdentityIT extends IdentityContract {
         identity.disable("n1");
         assertThat(identity.enroll("n1")).isFalse();
 
-        assertThat(identity.principals()).containsExactly(new PgIdentity.Principal("n1", true, List.of()));
+        assertThat(identity.principals()).containsExactly(new Grants.Principal("n1", true, List.of()));
         assertThat(identity.enabled()).as("a disabled principal is not among the enabled").isEmpty();
     }
 
@@ -94,7 +95,7 @@ class PgIdentityIT extends IdentityContract {
         assertThat(identity.revokeAll("n1")).containsExactly("assign", "status", "tools");
         assertThat(identity.revokeAll("n1")).isEmpty();
         assertThat(identity.revokeAll("stranger")).isEmpty();
-        assertThat(identity.principals()).containsExactly(new PgIdentity.Principal("n1", false, List.of()));
+        assertThat(identity.principals()).containsExactly(new Grants.Principal("n1", false, List.of()));
     }
 
     @Test
@@ -107,8 +108,8 @@ class PgIdentityIT extends IdentityContract {
         identity.grant("builder", "build");
 
         assertThat(identity.principals()).containsExactly(
-                new PgIdentity.Principal("builder", false, List.of("build")),
-                new PgIdentity.Principal("n1", false, List.of()),
-                new PgIdentity.Principal("ops", false, List.of("assign", "build", "status")));
+                new Grants.Principal("builder", false, List.of("build")),
+                new Grants.Principal("n1", false, List.of()),
+                new Grants.Principal("ops", false, List.of("assign", "build", "status")));
     }
 }

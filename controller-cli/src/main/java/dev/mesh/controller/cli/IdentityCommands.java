@@ -1,11 +1,8 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.cli;
 
-import dev.mesh.controller.cli.JarVersion;
+import dev.mesh.controller.core.Grants;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Suggestions;
-import dev.mesh.controller.store.Database;
-import dev.mesh.controller.store.Migrations;
-import dev.mesh.controller.store.PgIdentity;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import javax.sql.DataSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -22,15 +18,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * The commands that manage principals on the identity database (docs/design.md section 11):
- * {@code grant PRINCIPAL VERB…}, {@code revoke PRINCIPAL [VERB…]} and {@code principals}, with
- * {@code MESH_STORE_IDENTITY_FILE} and {@code MESH_STORE_IDENTITY_PORT} ({@link Config#forIdentity}).
- * Idempotent: each prints one line per change, or says that nothing had to change.
+ * {@code grant PRINCIPAL VERB…}, {@code revoke PRINCIPAL [VERB…]} and {@code principals}, on the
+ * {@link Grants} the launcher opens from {@code MESH_STORE_IDENTITY_FILE} and {@code MESH_STORE_IDENTITY_PORT}
+ * ({@link Opener}). Idempotent: each prints one line per change, or says that nothing had to change.
  *
- * <p>Before it connects, each checks its command line (principal, verb names) and then its
- * environment; before it reads or writes, that the identity database's schema is the one this
+ * <p>Before it connects, each checks its command line (principal, verb names); the opener then checks the
+ * environment and, before anything is read or written, that the identity database's schema is the one this
  * controller carries ({@code prepare} first, as {@code serve} asks).
  */
-final class IdentityCommands {
+public final class IdentityCommands {
 
     private static final String EXIT_0 = "0:done (also when nothing had to change)";
     private static final String EXIT_1 = "1:the identity database could not be reached, or its schema is not this "
@@ -40,29 +36,46 @@ final class IdentityCommands {
     private IdentityCommands() {
     }
 
-    /** What the three commands share: the checks, in order, and the identity they work on. */
+    /** Opens the identity store's grants: what the launcher, which holds the store, hands the commands. */
+    @FunctionalInterface
+    public interface Opener {
+
+        /**
+         * Reads the store's configuration from {@code env}, prints its warnings on {@code err}, and checks that
+         * the schema is this controller's.
+         *
+         * @param env the environment
+         * @param err where warnings go
+         * @return the grants, ready to read and write
+         * @throws ConfigException when the environment is wrong
+         * @throws dev.mesh.controller.manifest.MeshException when the store cannot be reached or its schema is
+         *     not this controller's (the message says what to run)
+         */
+        Grants open(Map<String, String> env, PrintWriter err);
+    }
+
+    /** What the three commands share: the checks, in order, and the grants they work on. */
     abstract static class OnIdentity implements Callable<Integer> {
 
         private final Map<String, String> env;
+        private final Opener opener;
 
         @Spec
         CommandSpec spec;
 
-        OnIdentity(Map<String, String> env) {
+        OnIdentity(Map<String, String> env, Opener opener) {
             this.env = Objects.requireNonNull(env, "env");
+            this.opener = Objects.requireNonNull(opener, "opener");
         }
 
         @Override
         public final Integer call() {
             checkArguments();
-            Config.IdentityStore config = Config.forIdentity(env);
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            config.warnings().forEach(warning -> err.println("mesh-controller: warning: " + warning));
+            Grants grants = opener.open(env, err);
             err.flush();
-            DataSource source = config.identity().dataSource();
-            Migrations.of(Database.IDENTITY, source).requireUpToDate();
-            run(new PgIdentity(source), out);
+            run(grants, out);
             out.flush();
             return 0;
         }
@@ -71,7 +84,7 @@ final class IdentityCommands {
         abstract void checkArguments();
 
         /** Does the work on a migrated identity database, printing one line per change. */
-        abstract void run(PgIdentity identity, PrintWriter out);
+        abstract void run(Grants identity, PrintWriter out);
 
         /** A principal is a broker user name: not empty, no space or control character, at most 255 characters. */
         final void checkPrincipal(String principal) {
@@ -104,7 +117,7 @@ final class IdentityCommands {
                     + "adding the principal when it is new; one line per verb: granted, or already granted.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {EXIT_0, EXIT_1, EXIT_2})
-    static final class Grant extends OnIdentity {
+    public static final class Grant extends OnIdentity {
 
         @Parameters(index = "0", paramLabel = "PRINCIPAL", description = "Who: the user a caller connects to the "
                 + "broker as (a node's host: the node's name).")
@@ -113,8 +126,12 @@ final class IdentityCommands {
         @Parameters(index = "1..*", arity = "1..*", paramLabel = "VERB", description = "The verbs it may call.")
         private List<String> verbs;
 
-        Grant(Map<String, String> env) {
-            super(env);
+        /**
+         * @param env the environment the opener reads
+         * @param opener opens the identity store
+         */
+        public Grant(Map<String, String> env, Opener opener) {
+            super(env, opener);
         }
 
         @Override
@@ -124,7 +141,7 @@ final class IdentityCommands {
         }
 
         @Override
-        void run(PgIdentity identity, PrintWriter out) {
+        void run(Grants identity, PrintWriter out) {
             if (identity.enroll(principal)) {
                 out.println("added principal " + principal);
             }
@@ -132,7 +149,7 @@ final class IdentityCommands {
             List<String> granted = identity.grant(principal, wanted.toArray(String[]::new));
             wanted.forEach(verb -> out.println((granted.contains(verb) ? "granted " : "already granted ") + principal
                     + " " + verb));
-            if (find(identity, principal).filter(PgIdentity.Principal::disabled).isPresent()) {
+            if (find(identity, principal).filter(Grants.Principal::disabled).isPresent()) {
                 out.println(principal + " is disabled: it may call no verb, whatever its grants");
             }
         }
@@ -144,7 +161,7 @@ final class IdentityCommands {
                     + "stays known, with no grant.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {EXIT_0, EXIT_1, EXIT_2})
-    static final class Revoke extends OnIdentity {
+    public static final class Revoke extends OnIdentity {
 
         @Parameters(index = "0", paramLabel = "PRINCIPAL", description = "Who.")
         private String principal;
@@ -153,8 +170,12 @@ final class IdentityCommands {
                 + "every verb.")
         private List<String> verbs = new ArrayList<>();
 
-        Revoke(Map<String, String> env) {
-            super(env);
+        /**
+         * @param env the environment the opener reads
+         * @param opener opens the identity store
+         */
+        public Revoke(Map<String, String> env, Opener opener) {
+            super(env, opener);
         }
 
         @Override
@@ -164,11 +185,11 @@ final class IdentityCommands {
         }
 
         @Override
-        void run(PgIdentity identity, PrintWriter out) {
-            List<PgIdentity.Principal> principals = identity.principals();
+        void run(Grants identity, PrintWriter out) {
+            List<Grants.Principal> principals = identity.principals();
             if (principals.stream().noneMatch(known -> known.name().equals(principal))) {
                 out.println("unknown principal " + principal + "; nothing to revoke" + Suggestions.hint(principal,
-                        principals.stream().map(PgIdentity.Principal::name).toList()).map(hint -> " (" + hint + ")")
+                        principals.stream().map(Grants.Principal::name).toList()).map(hint -> " (" + hint + ")")
                         .orElse(""));
                 return;
             }
@@ -191,10 +212,14 @@ final class IdentityCommands {
                     + "each with its state and its verbs, sorted.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:listed", EXIT_1, "2:the command line or the environment is wrong"})
-    static final class Principals extends OnIdentity {
+    public static final class Principals extends OnIdentity {
 
-        Principals(Map<String, String> env) {
-            super(env);
+        /**
+         * @param env the environment the opener reads
+         * @param opener opens the identity store
+         */
+        public Principals(Map<String, String> env, Opener opener) {
+            super(env, opener);
         }
 
         @Override
@@ -203,8 +228,8 @@ final class IdentityCommands {
         }
 
         @Override
-        void run(PgIdentity identity, PrintWriter out) {
-            List<PgIdentity.Principal> principals = identity.principals();
+        void run(Grants identity, PrintWriter out) {
+            List<Grants.Principal> principals = identity.principals();
             if (principals.isEmpty()) {
                 out.println("No principals: grant a verb with mesh-controller grant PRINCIPAL VERB…");
                 return;
@@ -222,7 +247,7 @@ final class IdentityCommands {
         }
     }
 
-    private static Optional<PgIdentity.Principal> find(PgIdentity identity, String principal) {
+    private static Optional<Grants.Principal> find(Grants identity, String principal) {
         return identity.principals().stream().filter(known -> known.name().equals(principal)).findFirst();
     }
 }
