@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -23,7 +24,8 @@ import java.util.function.Supplier;
  * database session ended) drops it to standby; the next {@link #activate()} takes the lock again,
  * with a new epoch.
  *
- * <p>Thread-safe: transitions are serialized; {@link #status()} never blocks.
+ * <p>Thread-safe: transitions are serialized; {@link #status()} never blocks; {@link #awaitChange} is told of
+ * every transition, so that no one polls for one.
  */
 public final class Lifecycle {
 
@@ -73,6 +75,8 @@ public final class Lifecycle {
     private final PlanLock lock;
     private final Clock clock;
     private final Object transitions = new Object();
+    /** What {@link #awaitChange} waits on; told after each transition, never held while one is made. */
+    private final Object changes = new Object();
     private volatile Status status;
     private volatile Taking taking;
 
@@ -176,6 +180,7 @@ public final class Lifecycle {
             taking = new Taking(tenure, waited.isNegative() ? Duration.ZERO : waited);
             status = new Status(Role.ACTIVE, tenure.epoch(), tenure.since(), now.instance(), tenure.previous(),
                     now.instance());
+            changed();
             return new Activation(status, tenure);
         }
     }
@@ -190,6 +195,7 @@ public final class Lifecycle {
             Status now = status;
             if (now.role() == Role.ACTIVE) {
                 status = new Status(Role.RELEASING, now.epoch(), clock.instant(), now.instance(), now.previous(), "");
+                changed();
             }
         }
     }
@@ -205,6 +211,7 @@ public final class Lifecycle {
             if (now.role() == Role.RELEASING) {
                 lock.release();
                 status = new Status(Role.STANDBY, now.epoch(), clock.instant(), now.instance(), "", "");
+                changed();
             }
         }
     }
@@ -220,8 +227,10 @@ public final class Lifecycle {
         Objects.requireNonNull(instance, "instance");
         synchronized (transitions) {
             Status now = status;
-            if (now.role() != Role.ACTIVE && epoch >= now.epoch()) {
-                status = new Status(now.role(), epoch, now.since(), now.instance(), now.previous(), instance);
+            Status told = new Status(now.role(), epoch, now.since(), now.instance(), now.previous(), instance);
+            if (now.role() != Role.ACTIVE && epoch >= now.epoch() && !told.equals(now)) {
+                status = told;
+                changed();
             }
         }
     }
@@ -288,10 +297,42 @@ public final class Lifecycle {
         return status;
     }
 
+    /**
+     * Waits until the status is another than {@code seen} — a transition, or a standby told of another active
+     * controller — or until {@code wait} has passed. Told of each change, it does not poll.
+     *
+     * @param seen the status the caller last saw
+     * @param wait how long to wait at most
+     * @return the status as of now: {@code seen} itself when nothing changed within {@code wait}
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public Status awaitChange(Status seen, Duration wait) throws InterruptedException {
+        Objects.requireNonNull(seen, "seen");
+        long deadline = System.nanoTime() + wait.toNanos();
+        synchronized (changes) {
+            while (status == seen) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                TimeUnit.NANOSECONDS.timedWait(changes, left);
+            }
+        }
+        return status;
+    }
+
+    /** Tells {@link #awaitChange} that the status changed; called by each transition, after it. */
+    private void changed() {
+        synchronized (changes) {
+            changes.notifyAll();
+        }
+    }
+
     private void lost(Status seen) {
         synchronized (transitions) {
             if (status == seen) {
                 status = new Status(Role.STANDBY, seen.epoch(), clock.instant(), seen.instance(), "", "");
+                changed();
             }
         }
     }

@@ -44,7 +44,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.HashSet;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -187,7 +186,7 @@ final class MeshController implements AutoCloseable {
             opened.onClose(handover::stop);
             Thread warmup = StandbyWarmup.start(assembly.verbs(), identity, JarVersion.version(), store.lifecycle());
             Optional<McpHttpServer> server = http.map(listen -> assembly.serveHttp(listen, metrics.exposition()));
-            awaitReady(store.lifecycle(), () -> !warmup.isAlive(), READY_WAIT);
+            awaitReady(store.lifecycle(), warmup, READY_WAIT);
             Lifecycle.Status status = store.lifecycle().status();
             LOG.info("controller started mode=mesh instance={} role={} epoch={} broker={} nats={}{}", instance,
                     status.role().label(), status.epoch(), broker.settings().where(), nats.url(),
@@ -222,24 +221,27 @@ final class MeshController implements AutoCloseable {
      * overlap), so the new one must by then answer as fast as the old one did: ready before its warm-up ended,
      * it took over cold, with gaps three to five times the planned handover's (docs/benchmarks.md).
      */
-    private static void awaitReady(Lifecycle lifecycle, BooleanSupplier warm, Duration wait) {
+    private static void awaitReady(Lifecycle lifecycle, Thread warmup, Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
-        long nextLook = System.nanoTime();
-        while (lifecycle.status().role() != Role.ACTIVE && System.nanoTime() < deadline) {
-            if (warm.getAsBoolean() && System.nanoTime() - nextLook >= 0) {
-                Lifecycle.Status status = lifecycle.verify();
-                if (status.role() == Role.STANDBY && !status.active().isEmpty()
-                        && !status.active().equals(status.instance())) {
+        try {
+            // The warm-up ends by itself once the broker made this controller active.
+            warmup.join(wait);
+            Lifecycle.Status seen = lifecycle.status();
+            while (seen.role() != Role.ACTIVE) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
                     return;
                 }
-                nextLook = System.nanoTime() + HOLDER_LOOK_EVERY.toNanos();
+                seen = lifecycle.verify();
+                if (seen.role() == Role.STANDBY && !seen.active().isEmpty()
+                        && !seen.active().equals(seen.instance())) {
+                    return;
+                }
+                // Told of an activation at once; the lock's holder is looked at again after HOLDER_LOOK_EVERY.
+                seen = lifecycle.awaitChange(seen, Duration.ofNanos(Math.min(left, HOLDER_LOOK_EVERY.toNanos())));
             }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
