@@ -1,8 +1,6 @@
 package dev.mesh.controller.bus;
 
-import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import dev.mesh.controller.core.BuildOrder;
 import dev.mesh.controller.core.Builders;
@@ -34,11 +32,8 @@ class BrokerBuildersContractIT extends BuildersContract {
         broker = Broker.connect(vhost.settings(), "it-controller");
         Topology.declare(broker);
         builders = new BrokerBuilders(broker);
-        ConnectionFactory factory = new ConnectionFactory();
-        factory.setHost(RabbitVhost.HOST);
-        factory.setVirtualHost(vhost.name());
         try {
-            builder = factory.newConnection("it-builder");
+            builder = vhost.connect(RabbitVhost.USER);
         } catch (IOException | TimeoutException e) {
             throw new IllegalStateException("cannot connect to RabbitMQ as a builder", e);
         }
@@ -47,25 +42,12 @@ class BrokerBuildersContractIT extends BuildersContract {
 
     @Override
     protected List<Received> receivedOn(String system) {
-        String queue = "mesh-builder." + system;
         List<Received> received = new ArrayList<>();
-        try {
-            Channel channel = builder.createChannel();
-            try {
-                for (GetResponse got = channel.basicGet(queue, true); got != null; got = channel.basicGet(queue,
-                        true)) {
-                    JsonNode body = JSON.readTree(got.getBody());
-                    received.add(new Received(new BuildOrder(text(body, "build"), text(body, "module"),
-                            text(body, "version"), text(body, "artifact"), text(body, "kind"), text(body, "language"),
-                            text(body, "system"), text(body, "from"), text(body, "binary")),
-                            (Long) got.getProps().getHeaders().get("epoch")));
-                }
-            } finally {
-                channel.abort();
-            }
-        } catch (IOException e) {
-            // The queue is not there (the broker closed the channel): no order was ever sent for the system.
-            return List.of();
+        for (GetResponse got : RabbitVhost.drain(builder, "mesh-builder." + system)) {
+            JsonNode body = JSON.readTree(got.getBody());
+            received.add(new Received(new BuildOrder(text(body, "build"), text(body, "module"), text(body, "version"),
+                    text(body, "artifact"), text(body, "kind"), text(body, "language"), text(body, "system"),
+                    text(body, "from"), text(body, "binary")), (Long) got.getProps().getHeaders().get("epoch")));
         }
         return received;
     }

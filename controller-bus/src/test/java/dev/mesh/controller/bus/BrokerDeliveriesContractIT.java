@@ -1,14 +1,10 @@
 package dev.mesh.controller.bus;
 
-import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
-import com.rabbitmq.client.GetResponse;
 import dev.mesh.controller.core.Deliveries;
 import dev.mesh.controller.core.DeliveriesContract;
 import dev.mesh.controller.core.plan.DeclarationReader;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -29,11 +25,8 @@ class BrokerDeliveriesContractIT extends DeliveriesContract {
         vhost = RabbitVhost.create();
         broker = Broker.connect(vhost.settings(), "it-controller");
         deliveries = new BrokerDeliveries(broker);
-        ConnectionFactory factory = new ConnectionFactory();
-        factory.setHost(RabbitVhost.HOST);
-        factory.setVirtualHost(vhost.name());
         try {
-            host = factory.newConnection("it-host");
+            host = vhost.connect(RabbitVhost.USER);
         } catch (IOException | TimeoutException e) {
             throw new IllegalStateException("cannot connect to RabbitMQ as the host", e);
         }
@@ -43,24 +36,9 @@ class BrokerDeliveriesContractIT extends DeliveriesContract {
     @Override
     protected List<Received> receivedBy(String node) {
         String queue = "mesh-host." + node;
-        List<Received> received = new ArrayList<>();
-        try {
-            Channel channel = host.createChannel();
-            try {
-                for (GetResponse got = channel.basicGet(queue, true); got != null; got = channel.basicGet(queue,
-                        true)) {
-                    received.add(new Received(DeclarationReader.read(got.getBody(), queue),
-                            String.valueOf(got.getProps().getHeaders().get("revision")),
-                            (Long) got.getProps().getHeaders().get("epoch")));
-                }
-            } finally {
-                channel.abort();
-            }
-        } catch (IOException e) {
-            // The queue is not there (the broker closed the channel): nothing was ever routed to the node.
-            return List.of();
-        }
-        return received;
+        return RabbitVhost.drain(host, queue).stream().map(got -> new Received(DeclarationReader.read(got.getBody(),
+                queue), String.valueOf(got.getProps().getHeaders().get("revision")),
+                (Long) got.getProps().getHeaders().get("epoch"))).toList();
     }
 
     @AfterEach

@@ -88,6 +88,31 @@ final class RabbitVhost implements AutoCloseable {
         return factory.newConnection("it-" + user);
     }
 
+    /**
+     * Takes every message waiting in a queue, as a host or a builder reading it would.
+     *
+     * @param connection a plain connection to this virtual host
+     * @param queue the queue
+     * @return the messages, in order; none when the queue does not exist (nothing was ever routed to it)
+     */
+    static List<com.rabbitmq.client.GetResponse> drain(com.rabbitmq.client.Connection connection, String queue) {
+        List<com.rabbitmq.client.GetResponse> got = new ArrayList<>();
+        try {
+            com.rabbitmq.client.Channel channel = connection.createChannel();
+            try {
+                for (var next = channel.basicGet(queue, true); next != null; next = channel.basicGet(queue, true)) {
+                    got.add(next);
+                }
+            } finally {
+                channel.abort();
+            }
+        } catch (IOException e) {
+            // The broker closed the channel: the queue is not there.
+            return List.of();
+        }
+        return got;
+    }
+
     /** Gives {@code user} every permission on this virtual host again, as an operator following old docs would. */
     void permitAll(String user) {
         permit(user);
