@@ -1,6 +1,12 @@
 package dev.mesh.controller.simhost;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -44,8 +50,25 @@ public record Archive(String sha256, String location) {
 
     /** @return the lower-case hex SHA-256 of {@code bytes} */
     static String sha256(byte[] bytes) {
+        return HexFormat.of().formatHex(digest().digest(bytes));
+    }
+
+    /**
+     * @param file a file, read as a stream: a bundle archive is some 70 MB
+     * @return the lower-case hex SHA-256 of its bytes
+     * @throws IOException when it cannot be read
+     */
+    static String sha256(Path file) throws IOException {
+        MessageDigest digest = digest();
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private static MessageDigest digest() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform provides SHA-256", e);
         }

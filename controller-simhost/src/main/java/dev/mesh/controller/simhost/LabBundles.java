@@ -52,7 +52,7 @@ public final class LabBundles {
      */
     public static Archive of(Path archive) {
         try {
-            return new Archive(Archive.sha256(Files.readAllBytes(archive)), archive.toUri().toString());
+            return new Archive(Archive.sha256(archive), archive.toUri().toString());
         } catch (IOException e) {
             throw new SimulationException("cannot read the bundle archive " + archive + ": " + e.getMessage()
                     + "; build it first (mvn -DskipTests package)", e);

@@ -80,7 +80,7 @@ class RealProcessesIT {
                 .inheritIO().start();
         assertThat(tar.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(tar.exitValue()).isZero();
-        return new Archive(Archive.sha256(Files.readAllBytes(archive)), archive.toUri().toString());
+        return new Archive(Archive.sha256(archive), archive.toUri().toString());
     }
 
     private Wire.Process process(String version, Archive archive, boolean overlap, Map<String, String> env,
