@@ -69,7 +69,23 @@ final class HandoverMesh implements AutoCloseable {
         byte[] random = new byte[4];
         new SecureRandom().nextBytes(random);
         String prefix = "mesh_ho_" + HexFormat.of().formatHex(random);
+        // The broker and its management API first: when they do not answer, nothing is made to be left behind.
+        Loopback loopback = Loopback.open();
         Map<Database, Endpoint> databases = new EnumMap<>(Database.class);
+        HandoverMesh mesh = new HandoverMesh(bundle, dir, admin, databases, loopback, Map.of());
+        try {
+            return prepared(mesh, prefix);
+        } catch (RuntimeException e) {
+            mesh.close();
+            throw e;
+        }
+    }
+
+    /** Makes the run's databases into {@code mesh}'s (empty) map, then prepares and grants as the host would. */
+    private static HandoverMesh prepared(HandoverMesh empty, String prefix) {
+        Endpoint admin = empty.admin;
+        Path dir = empty.dir;
+        Map<Database, Endpoint> databases = empty.databases;
         Map<String, String> env = new LinkedHashMap<>();
         for (Database database : Database.values()) {
             Endpoint endpoint = admin.withDatabase(prefix + "_" + database.name().toLowerCase(Locale.ROOT));
@@ -89,12 +105,12 @@ final class HandoverMesh implements AutoCloseable {
                             + endpoint.database() + "\"}"));
             env.put("MESH_STORE_" + name + "_PORT", endpoint.host() + ":" + endpoint.port());
         }
-        Loopback loopback = Loopback.open();
+        Loopback loopback = empty.loopback;
         env.put("MESH_BROKER_ADDRESS_FILE", write(dir, "broker.json", "{\"user\": \"" + Loopback.USER
                 + "\", \"password\": \"" + Loopback.PASSWORD + "\", \"vhost\": \"" + loopback.vhost() + "\"}"));
         env.put("MESH_BROKER_ADDRESS_PORT", Loopback.HOST + ":" + Loopback.AMQP_PORT);
         env.put("MESH_BUS_NATS_FILE", write(dir, "nats.json", "{\"url\": \"" + NATS_URL + "\"}"));
-        HandoverMesh mesh = new HandoverMesh(bundle, dir, admin, databases, loopback, Map.copyOf(env));
+        HandoverMesh mesh = new HandoverMesh(empty.bundle, dir, admin, databases, loopback, Map.copyOf(env));
         mesh.run("prepare");
         List<String> grant = new ArrayList<>(List.of("grant", Loopback.USER));
         grant.addAll(Verbs.names());
