@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -84,12 +85,9 @@ class GenesisServeIT {
         start();
         await("active again", () -> controller.readyLine().contains(" " + Role.ACTIVE.label() + " "));
         // A second import would assign mesh-host to gamma again: give it the time the first took, and more.
-        long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-        while (System.nanoTime() < deadline) {
-            assertThat(names(call("node", Map.of("name", "gamma")).path("modules"), null))
-                    .containsExactly("mesh-controller");
-            Thread.sleep(250);
-        }
+        Awaitility.await("no second import").during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(250)).untilAsserted(() -> assertThat(names(call("node",
+                        Map.of("name", "gamma")).path("modules"), null)).containsExactly("mesh-controller"));
     }
 
     private void start() {
@@ -118,13 +116,7 @@ class GenesisServeIT {
         return names;
     }
 
-    private static void await(String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + PATIENCE.toSeconds() + " s: " + what);
-            }
-            Thread.sleep(200);
-        }
+    private static void await(String what, BooleanSupplier done) {
+        Awaitility.await(what).atMost(PATIENCE).pollInterval(Duration.ofMillis(200)).until(done::getAsBoolean);
     }
 }

@@ -1,6 +1,7 @@
 package dev.mesh.controller.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.mesh.controller.bus.BrokerSettings;
 import dev.mesh.controller.bus.BrokerUpstream;
@@ -146,18 +147,11 @@ class GenesisToStatusIT {
     }
 
     /** Waits for the import: status's counts of nodes, modules and assignments, as the mesh file has them. */
-    private JsonNode awaitStatus(BrokerUpstream caller, int nodes, int modules, int assignments)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        JsonNode status = call(caller, "status");
-        while (!(status.path("nodes").asInt(-1) == nodes && status.path("modules").asInt(-1) == modules
-                && status.path("assignments").asInt(-1) == assignments)) {
-            assertThat(System.nanoTime()).as("status with the genesis mesh within 60 s; last: " + status)
-                    .isLessThan(deadline);
-            Thread.sleep(250);
-            status = call(caller, "status");
-        }
-        return status;
+    private JsonNode awaitStatus(BrokerUpstream caller, int nodes, int modules, int assignments) {
+        return await("status with the genesis mesh").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250)).until(() -> call(caller, "status"),
+                        status -> status.path("nodes").asInt(-1) == nodes && status.path("modules").asInt(-1) == modules
+                                && status.path("assignments").asInt(-1) == assignments);
     }
 
     private static JsonNode call(BrokerUpstream caller, String verb) {

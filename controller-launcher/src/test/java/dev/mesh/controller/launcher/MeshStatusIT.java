@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -105,17 +106,9 @@ class MeshStatusIT {
         return result.path("structuredContent");
     }
 
-    private JsonNode await(java.util.function.Predicate<JsonNode> done) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        JsonNode status = status();
-        while (!done.test(status)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + PATIENCE.toSeconds() + " s; status is " + status);
-            }
-            Thread.sleep(250);
-            status = status();
-        }
-        return status;
+    private JsonNode await(java.util.function.Predicate<JsonNode> done) {
+        return Awaitility.await("status").atMost(PATIENCE).pollInterval(Duration.ofMillis(250)).until(this::status,
+                done::test);
     }
 
     private String write(String name, String content) throws IOException {
