@@ -30,6 +30,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -205,14 +206,8 @@ class MeshServeIT {
         return BrokerCalls.result(caller, verb, arguments);
     }
 
-    private static void await(String what, java.util.function.BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + PATIENCE.toSeconds() + " s: " + what);
-            }
-            Thread.sleep(200);
-        }
+    private static void await(String what, java.util.function.BooleanSupplier done) {
+        Awaitility.await(what).atMost(PATIENCE).pollInterval(Duration.ofMillis(200)).until(done::getAsBoolean);
     }
 
     private String write(String name, String content) throws IOException {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -158,13 +159,7 @@ class MeshServeProcessIT {
         assertThat(result.path("isError").asBoolean()).as(result.toString()).isFalse();
     }
 
-    private static void await(String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + PATIENCE.toSeconds() + " s: " + what);
-            }
-            Thread.sleep(300);
-        }
+    private static void await(String what, BooleanSupplier done) {
+        Awaitility.await(what).atMost(PATIENCE).pollInterval(Duration.ofMillis(300)).until(done::getAsBoolean);
     }
 }

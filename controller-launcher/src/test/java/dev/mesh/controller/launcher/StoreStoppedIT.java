@@ -8,13 +8,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -175,25 +175,10 @@ class StoreStoppedIT {
     }
 
     private static void await(String what, BooleanSupplier condition) {
-        Instant deadline = Instant.now().plus(PATIENCE);
-        while (true) {
-            try {
-                if (condition.getAsBoolean()) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                // Not yet: the controller answers with an error while the store comes back.
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("not within " + PATIENCE.toSeconds() + " s: " + what);
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while waiting: " + what, e);
-            }
-        }
+        // Not yet while it throws: the controller answers with an error while the store comes back.
+        Awaitility.await(what).atMost(PATIENCE).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptionsInstanceOf(RuntimeException.class)
+                .until(condition::getAsBoolean);
     }
 
     private static ObjectNode object() {
