@@ -57,6 +57,18 @@ public final class Failures {
                 throw new IllegalArgumentException("a failure's report needs at least one line");
             }
         }
+
+        /**
+         * Prints the lines, as a command run without picocli does where picocli's handler would.
+         *
+         * @param err standard error
+         * @return the exit code
+         */
+        public int printTo(PrintWriter err) {
+            lines.forEach(err::println);
+            err.flush();
+            return exitCode;
+        }
     }
 
     /**

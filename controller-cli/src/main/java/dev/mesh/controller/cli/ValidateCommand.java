@@ -100,10 +100,7 @@ final class ValidateCommand implements Callable<Integer> {
         try {
             return OptionalInt.of(check(files, json, out));
         } catch (RuntimeException failure) {
-            Failures.Report report = Failures.of(failure, 2);
-            report.lines().forEach(err::println);
-            err.flush();
-            return OptionalInt.of(report.exitCode());
+            return OptionalInt.of(Failures.of(failure, 2).printTo(err));
         }
     }
 }

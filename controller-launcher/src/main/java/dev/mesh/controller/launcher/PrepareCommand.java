@@ -71,10 +71,8 @@ final class PrepareCommand implements Callable<Integer> {
         try {
             return OptionalInt.of(new PrepareCommand(env).run(out, err));
         } catch (RuntimeException failure) {
-            Failures.Report report = Failures.of(failure, 2); // its exit code for input it refuses, as picocli's
-            report.lines().forEach(err::println);
-            err.flush();
-            return OptionalInt.of(report.exitCode());
+            // Its exit code for input it refuses, as picocli's.
+            return OptionalInt.of(Failures.of(failure, 2).printTo(err));
         }
     }
 
