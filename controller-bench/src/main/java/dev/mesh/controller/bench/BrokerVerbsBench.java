@@ -12,6 +12,7 @@ import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.RequestRecords;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.launcher.Assembly;
@@ -80,8 +81,7 @@ public final class BrokerVerbsBench {
         int callers = Loopback.option(args, "callers", 16);
         int nodes = Loopback.option(args, "nodes", 10_000);
         try (BenchStore store = BenchStore.create(nodes); Loopback loopback = Loopback.open()) {
-            Lifecycle lifecycle = Lifecycle.standby(store.lock(), "bench", Clock.systemUTC());
-            lifecycle.activate();
+            Lifecycle lifecycle = LocalLifecycle.active(store.lock(), "bench", Clock.systemUTC());
             try (Assembly assembly = Assembly.of(new Verbs.Ports(store.inventory(), Licences.NONE, lifecycle,
                     new MemoryEvents(), RequestRecords.NONE, Layout.DEFAULT, Clock.systemUTC()), Identity.ANYONE,
                     "bench");

@@ -24,6 +24,7 @@ import dev.mesh.controller.core.ProcessState;
 import dev.mesh.controller.core.Report;
 import dev.mesh.controller.core.execute.Execution;
 import dev.mesh.controller.core.execute.Executor;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.ForwardingInventory;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.launcher.Assembly;
@@ -93,8 +94,7 @@ public final class DeliveryBench {
         Mesh mesh = SyntheticMesh.of(nodes);
         try (BenchStore store = BenchStore.create(nodes, SyntheticMesh::document); Loopback loopback = Loopback.open()) {
             Clock clock = Clock.systemUTC();
-            Lifecycle lifecycle = Lifecycle.standby(store.lock(), "bench", clock);
-            lifecycle.activate();
+            Lifecycle lifecycle = LocalLifecycle.active(store.lock(), "bench", clock);
             long epoch = lifecycle.status().epoch();
             Broker broker = Broker.connect(loopback.broker(), "bench-controller");
             try {

@@ -5,6 +5,7 @@ import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.RequestRecords;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.launcher.Assembly;
@@ -70,8 +71,7 @@ public class HttpBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws SQLException, IOException, InterruptedException {
         store = BenchStore.create(10_000);
-        Lifecycle lifecycle = Lifecycle.standby(store.lock(), "bench", Clock.systemUTC());
-        lifecycle.activate();
+        Lifecycle lifecycle = LocalLifecycle.active(store.lock(), "bench", Clock.systemUTC());
         // The controller's own assembly, on the benchmark's store.
         assembly = Assembly.of(new Verbs.Ports(store.inventory(), Licences.NONE, lifecycle, new MemoryEvents(),
                 RequestRecords.NONE, Layout.DEFAULT, Clock.systemUTC()), Identity.ANYONE, "bench");

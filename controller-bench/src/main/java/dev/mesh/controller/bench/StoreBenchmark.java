@@ -4,6 +4,7 @@ import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.RequestRecords;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
@@ -72,8 +73,7 @@ public class StoreBenchmark {
         BenchStore.execute(store.dataSource(), "CREATE TABLE floor_rows (id bigint PRIMARY KEY, value text NOT NULL)");
         lock = store.lock();
         inventory = store.inventory();
-        Lifecycle lifecycle = Lifecycle.standby(lock, "bench", Clock.systemUTC());
-        lifecycle.activate();
+        Lifecycle lifecycle = LocalLifecycle.active(lock, "bench", Clock.systemUTC());
         verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, lifecycle, new MemoryEvents(), RequestRecords.NONE,
                 Layout.DEFAULT, Clock.systemUTC()));
     }

@@ -10,6 +10,7 @@ import com.rabbitmq.client.TopologyRecoveryException;
 import com.rabbitmq.client.impl.ForgivingExceptionHandler;
 import dev.mesh.controller.bus.BrokerSettings.Transport;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
@@ -33,7 +34,7 @@ public final class Broker implements AutoCloseable {
      * three heartbeats, and only then feeds the next single-active consumer: with 5 s a frozen controller
      * (SIGSTOP) held the verbs for 10.7 s (the handover driver's {@code stop-30}), with 2 s for 3.6–6.0 s, at
      * the 6 s the handover's target allows; with 1 s for 2.0–2.9 s (docs/handover.md). A live controller is
-     * not at risk of being dropped for it: it publishes a tick every {@value Ticks#PERIOD_MS} ms, and any
+     * not at risk of being dropped for it: it publishes a tick every tick period ({@link FeedTimings}), and any
      * traffic counts as a heartbeat; only a process stalled for two seconds is.
      */
     public static final int HEARTBEAT_SECONDS = 1;
@@ -71,6 +72,23 @@ public final class Broker implements AutoCloseable {
      *     or is not valid now, or the TLS handshake fails otherwise
      */
     public static Broker connect(BrokerSettings settings, String name) {
+        return connect(settings, name, Duration.ofSeconds(HEARTBEAT_SECONDS));
+    }
+
+    /**
+     * Connects as {@link #connect(BrokerSettings, String)} does, asking for {@code heartbeat}.
+     *
+     * @param settings where the broker is and who to be on it
+     * @param name the connection's name
+     * @param heartbeat the AMQP heartbeat to ask for, in whole seconds (AMQP's unit), 1 or more
+     * @return the open connection
+     * @throws BusException as {@link #connect(BrokerSettings, String)} does
+     * @throws IllegalArgumentException when {@code heartbeat} is not a whole number of seconds, 1 or more
+     */
+    public static Broker connect(BrokerSettings settings, String name, Duration heartbeat) {
+        if (heartbeat.toSeconds() < 1 || heartbeat.toMillis() % 1_000 != 0) {
+            throw new IllegalArgumentException("the AMQP heartbeat is whole seconds, 1 or more, not " + heartbeat);
+        }
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(name, "name");
         ConnectionFactory factory = new ConnectionFactory();
@@ -79,7 +97,7 @@ public final class Broker implements AutoCloseable {
         factory.setVirtualHost(settings.vhost());
         factory.setUsername(settings.user());
         factory.setPassword(settings.password().reveal());
-        factory.setRequestedHeartbeat(HEARTBEAT_SECONDS);
+        factory.setRequestedHeartbeat(Math.toIntExact(heartbeat.toSeconds()));
         factory.setMaxInboundMessageBodySize(MAX_BODY_BYTES);
         factory.setConnectionTimeout(CONNECT_TIMEOUT_MS);
         factory.setAutomaticRecoveryEnabled(true);

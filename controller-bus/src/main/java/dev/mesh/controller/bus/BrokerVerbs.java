@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,13 +38,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Which controller the broker feeds (docs/design.md section 10; RabbitMQ 3.10 does not tell a single active
  * consumer it became active): started with a {@link Feeding}, the transport publishes a tick to the verbs'
- * queue every {@value Ticks#PERIOD_MS} ms ({@link Ticks}) and tells the listener {@link Feeding#fed()} at the
- * first delivery (a tick or a verb) and {@link Feeding#starved()} when nothing arrived for {@value
- * FeedWatch#STARVED_AFTER_MS} ms. A tick, from any controller, is acknowledged and nothing more: not
+ * queue every tick period ({@link Ticks}, {@link FeedTimings}) and tells the listener {@link Feeding#fed()} at
+ * the first delivery (a tick or a verb) and {@link Feeding#starved()} when nothing arrived for the starved
+ * periods. A tick, from any controller, is acknowledged and nothing more: not
  * answered, not counted, never dead-lettered.
  *
- * <p>A consuming transport that nothing was delivered to for {@value #RENEW_AFTER_MS} ms consumes again on a new
- * channel, every as long (see {@link #RENEW_AFTER_MS}).
+ * <p>A consuming transport that nothing was delivered to for twenty tick periods consumes again on a new
+ * channel, every as long (see {@link FeedTimings#renewAfterMs()}).
  *
  * <p>A mutating verb that arrives while the {@link Lifecycle} is not active (the overlap after the previous
  * active cancelled, or before this one took the lock) waits up to {@value #ACTIVATION_WAIT_MS} ms for it to
@@ -65,16 +66,6 @@ public final class BrokerVerbs implements AutoCloseable {
 
     /** How long a mutating verb that arrived while this controller is not active waits for it, at most. */
     public static final long ACTIVATION_WAIT_MS = 2_000;
-    private static final long ACTIVATION_POLL_MS = 5;
-    /**
-     * How long a consuming transport the broker does not feed waits, in milliseconds, before it consumes again
-     * on a new channel (its subscription renewed), and again every as long while nothing arrives: twenty tick
-     * periods. A standby does so all the time, which costs a channel every few seconds and moves it in the line
-     * of waiting consumers, nothing more. It is what mends the queue deleted and declared again at once, which
-     * RabbitMQ 3.10 does not tell its consumers: every controller is starved then, each renews within this
-     * time, and the channel whose consumer the broker orphaned is among them (docs/bus.md).
-     */
-    public static final long RENEW_AFTER_MS = 20 * Ticks.PERIOD_MS;
     /** A request that took longer than this, in milliseconds, is logged at DEBUG. */
     private static final long SLOW_MS = 20;
 
@@ -94,23 +85,29 @@ public final class BrokerVerbs implements AutoCloseable {
     private final AtomicLong unreadableCount = new AtomicLong();
     private final OncePerMinute unreadableLog = new OncePerMinute(Clock.systemUTC());
     private final FeedWatch feed;
-    /** Set by the awaiting identity on the consumer thread: the request goes back to the queue unanswered. */
-    private final ThreadLocal<Boolean> giveBack = ThreadLocal.withInitial(() -> false);
+    private final Identity identity;
+    private final FeedTimings timings;
+    /** What a mutating request waiting for activation waits on: told of each change of the life cycle and of {@link #consuming}. */
+    private final Object activation = new Object();
+    private final Runnable stopListening;
     private volatile boolean consuming = true;
     private volatile Subscription subscription;
     private volatile Ticks ticks;
 
     private BrokerVerbs(Broker broker, Verbs verbs, Identity identity, String version, Lifecycle lifecycle,
-            Feeding feeding) {
+            Feeding feeding, FeedTimings timings) {
         this.broker = broker;
         this.lifecycle = lifecycle;
-        this.feed = new FeedWatch(feeding, System::currentTimeMillis, Topology.VERBS);
-        this.dispatcher = McpDispatcher.of(verbs, awaitingActive(identity), version);
+        this.identity = identity;
+        this.timings = timings;
+        this.feed = new FeedWatch(feeding, System::currentTimeMillis, Topology.VERBS, timings.starvedAfterMs());
+        this.dispatcher = McpDispatcher.of(verbs, identity, version);
         this.withoutMessageId = McpDispatcher.of(verbs, MutatingVerbs.withoutMessageId(identity), version);
         this.replies = new Replies(broker.connection());
         this.laneReplies = new Replies(broker.connection());
         this.mutations = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("mesh-verbs-mutating").daemon()
                 .factory());
+        this.stopListening = lifecycle.onChange(status -> wakeWaiting());
     }
 
     /**
@@ -145,6 +142,27 @@ public final class BrokerVerbs implements AutoCloseable {
      */
     public static BrokerVerbs start(Broker broker, Verbs verbs, Identity identity, String version,
             Lifecycle lifecycle, Feeding feeding) {
+        return start(broker, verbs, identity, version, lifecycle, feeding, FeedTimings.DEFAULT);
+    }
+
+    /**
+     * As {@link #start(Broker, Verbs, Identity, String, Lifecycle, Feeding)}, ticking and finding out the feed
+     * with {@code timings}.
+     *
+     * @param broker the connection to consume and tick on
+     * @param verbs the verbs, the same instance as every other transport's
+     * @param identity who may call which verb
+     * @param version the controller's version, told in {@code initialize}
+     * @param lifecycle the controller's life cycle
+     * @param feeding told {@code fed} and {@code starved}, on a thread of the transport's; {@code null} for no
+     *     ticks and no feed
+     * @param timings the tick period, and after how many the consumer is starved
+     * @return the running transport
+     * @throws BusException when the queue cannot be consumed (it does not exist, or the broker is gone)
+     */
+    public static BrokerVerbs start(Broker broker, Verbs verbs, Identity identity, String version,
+            Lifecycle lifecycle, Feeding feeding, FeedTimings timings) {
+        Objects.requireNonNull(timings, "timings");
         Objects.requireNonNull(broker, "broker");
         Objects.requireNonNull(verbs, "verbs");
         Objects.requireNonNull(identity, "identity");
@@ -152,7 +170,7 @@ public final class BrokerVerbs implements AutoCloseable {
         Objects.requireNonNull(lifecycle, "lifecycle");
         try {
             BrokerVerbs transport = new BrokerVerbs(broker, verbs, identity, version, lifecycle,
-                    feeding == null ? Feeding.NONE : feeding);
+                    feeding == null ? Feeding.NONE : feeding, timings);
             try {
                 transport.replies.open();
                 transport.laneReplies.open();
@@ -162,10 +180,12 @@ public final class BrokerVerbs implements AutoCloseable {
                 transport.replies.close();
                 transport.laneReplies.close();
                 transport.feed.close();
+                transport.stopListening.run();
                 throw e;
             }
             if (feeding != null) {
-                transport.ticks = Ticks.start(broker, lifecycle.status().instance(), transport::tick);
+                transport.ticks = Ticks.start(broker, lifecycle.status().instance(), timings.tickMs(),
+                        transport::tick);
             }
             LOG.info("broker verbs consuming queue={} vhost={} prefetch={} instance={}", Topology.VERBS,
                     broker.settings().vhost(), PREFETCH, lifecycle.status().instance());
@@ -179,8 +199,8 @@ public final class BrokerVerbs implements AutoCloseable {
     /** After each tick: the feed's check, then a renewal when the broker fed nothing for too long. */
     private void tick() {
         feed.check();
-        if (consuming && feed.renewDue(RENEW_AFTER_MS)) {
-            subscription.renew("nothing delivered for " + RENEW_AFTER_MS + " ms");
+        if (consuming && feed.renewDue(timings.renewAfterMs())) {
+            subscription.renew("nothing delivered for " + timings.renewAfterMs() + " ms");
         }
     }
 
@@ -232,6 +252,12 @@ public final class BrokerVerbs implements AutoCloseable {
     private void handleOnTheLane(Channel channel, com.rabbitmq.client.Envelope delivery,
             AMQP.BasicProperties properties, byte[] body, Bodies.Body read) {
         try {
+            if (!activeOrWaitedFor(properties, read)) {
+                LOG.info("broker verb given back reason=stopped-consuming messageId={} role={}",
+                        properties.getMessageId(), lifecycle.status().role().label());
+                settle(channel, delivery.getDeliveryTag(), false, true);
+                return;
+            }
             handle(channel, delivery, properties, body, read, laneReplies);
         } catch (RuntimeException e) {
             LOG.warn("broker verb failed reason=\"{}\" messageId={}; given back to the queue", e,
@@ -285,8 +311,7 @@ public final class BrokerVerbs implements AutoCloseable {
         long started = System.nanoTime();
         Optional<byte[]> response = answer(properties, body);
         long answered = System.nanoTime();
-        if (giveBack.get() || refusedWhileReleasing(response)) {
-            giveBack.set(false);
+        if (refusedWhileReleasing(response)) {
             LOG.info("broker verb given back reason=stopped-consuming messageId={} role={}", properties.getMessageId(),
                     lifecycle.status().role().label());
             settle(channel, tag, false, true);
@@ -352,39 +377,45 @@ public final class BrokerVerbs implements AutoCloseable {
     }
 
     /**
-     * The identity requests with {@code message_id} are checked by: the controller's, and then a mutating verb
-     * waits, while this controller is not active, up to {@value #ACTIVATION_WAIT_MS} ms for it to become
-     * active, or for this transport to stop consuming (then it is given back). Runs on the consumer thread.
+     * Lets a mutating request with {@code message_id} that may run wait, while this controller is not active, up
+     * to {@value #ACTIVATION_WAIT_MS} ms for it to become active, or for this transport to stop consuming. Told of
+     * both, it does not poll. A request without {@code message_id}, or from a principal that may not call the verb,
+     * does not wait: the dispatcher refuses it at once.
+     *
+     * @return whether to answer the request: false when this transport stopped consuming and this controller is
+     *     not active, so that the request goes back to the queue for the next controller. When the wait ran out
+     *     it is answered, and core's gate refuses it naming the active controller
      */
-    private Identity awaitingActive(Identity identity) {
-        return new Identity() {
-            @Override
-            public boolean allows(String principal, String verb) {
-                return identity.allows(principal, verb);
+    private boolean activeOrWaitedFor(AMQP.BasicProperties properties, Bodies.Body read) {
+        String messageId = properties.getMessageId();
+        String principal = properties.getUserId() == null ? "" : properties.getUserId();
+        String verb = read instanceof Bodies.Body.Json(var request)
+                ? request.path("params").path("name").asString("") : "";
+        if (messageId == null || messageId.isEmpty() || !identity.allows(principal, verb)) {
+            return true;
+        }
+        long deadline = System.nanoTime() + ACTIVATION_WAIT_MS * 1_000_000;
+        synchronized (activation) {
+            while (consuming && lifecycle.status().role() != Role.ACTIVE) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return true;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(activation, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return true;
+                }
             }
+        }
+        return consuming || lifecycle.status().role() == Role.ACTIVE;
+    }
 
-            @Override
-            public void check(String principal, String verb) {
-                identity.check(principal, verb);
-                if (!Verbs.mutates(verb) || lifecycle.status().role() == Role.ACTIVE) {
-                    return;
-                }
-                long deadline = System.nanoTime() + ACTIVATION_WAIT_MS * 1_000_000;
-                while (consuming && lifecycle.status().role() != Role.ACTIVE && System.nanoTime() < deadline) {
-                    try {
-                        Thread.sleep(ACTIVATION_POLL_MS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        break;
-                    }
-                }
-                if (!consuming && lifecycle.status().role() != Role.ACTIVE) {
-                    giveBack.set(true);
-                    throw new VerbException(VerbException.Code.UNAVAILABLE, "given back to the queue", "");
-                }
-                // Active now: the verb runs. Still not: core's gate answers unavailable, naming the active one.
-            }
-        };
+    private void wakeWaiting() {
+        synchronized (activation) {
+            activation.notifyAll();
+        }
     }
 
     private static void settle(Channel channel, long tag, boolean ack, boolean requeue) {
@@ -409,6 +440,7 @@ public final class BrokerVerbs implements AutoCloseable {
      */
     public void stopConsuming() {
         consuming = false;
+        wakeWaiting();
         subscription.pause();
         feed.stopped("stopped consuming");
     }
@@ -447,6 +479,8 @@ public final class BrokerVerbs implements AutoCloseable {
     @Override
     public void close() {
         consuming = false;
+        wakeWaiting();
+        stopListening.run();
         Ticks running = ticks;
         if (running != null) {
             running.close();

@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Whether the broker feeds this consumer, from what it delivers: fed at the first delivery, starved when
- * nothing was delivered for {@value #STARVED_AFTER_MS} ms while no delivery was being handled (a verb that
+ * nothing was delivered for {@link FeedTimings#starvedAfterMs()} ms while no delivery was being handled (a verb that
  * takes long keeps it fed); {@link Feeding#stillFed()} at every {@link #check()} in between. Tells a {@link
  * Feeding} on a thread of its own, in order, what the feed is when the listener's turn comes, when that differs
  * from what it was told last: a change undone while the listener was still busy with an earlier one is not
@@ -18,14 +18,12 @@ import org.slf4j.LoggerFactory;
  */
 final class FeedWatch implements AutoCloseable {
 
-    /** How long without a delivery makes a fed consumer starved: three tick periods. */
-    static final long STARVED_AFTER_MS = 3 * Ticks.PERIOD_MS;
-
     private static final Logger LOG = LoggerFactory.getLogger(FeedWatch.class);
 
     private final Feeding listener;
     private final LongSupplier millis;
     private final String queue;
+    private final long starvedAfterMs;
     private final ExecutorService notifier;
     private boolean fed;
     private int handling;
@@ -37,8 +35,9 @@ final class FeedWatch implements AutoCloseable {
     /** What the listener was told last; read and written by the notifier's thread alone. */
     private boolean toldFed;
 
-    FeedWatch(Feeding listener, LongSupplier millis, String queue) {
+    FeedWatch(Feeding listener, LongSupplier millis, String queue, long starvedAfterMs) {
         this.listener = listener;
+        this.starvedAfterMs = starvedAfterMs;
         this.millis = millis;
         this.queue = queue;
         this.notifier = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("mesh-feed-" + queue).daemon()
@@ -67,7 +66,7 @@ final class FeedWatch implements AutoCloseable {
     /** Called every tick period: starved when nothing arrived for too long while nothing was handled. */
     synchronized void check() {
         long now = millis.getAsLong();
-        if (fed && handling == 0 && now - lastSeen > STARVED_AFTER_MS) {
+        if (fed && handling == 0 && now - lastSeen > starvedAfterMs) {
             starve("nothing delivered for " + (now - lastSeen) + " ms");
         } else if (fed && !closed) {
             stillFed();

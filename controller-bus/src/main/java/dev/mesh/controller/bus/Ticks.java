@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ticks a controller publishes to {@link Topology#VERBS} every {@value #PERIOD_MS} ms, so that whichever
+ * The ticks a controller publishes to {@link Topology#VERBS} every tick period ({@link FeedTimings}), so that whichever
  * controller the broker's single active consumer feeds finds out within a period even when no verb arrives
  * (RabbitMQ 3.10 does not tell a consumer it became active). A tick: the default exchange, routing key
  * {@code mesh-controller.verbs}, property {@code type} {@value #TYPE}, header {@code instance} (the sender),
@@ -24,8 +24,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Ticks implements AutoCloseable {
 
-    /** How often a controller publishes a tick, in milliseconds. */
-    static final long PERIOD_MS = 250;
     /** The AMQP {@code type} property of a tick. */
     static final String TYPE = "mesh-controller.tick";
 
@@ -47,17 +45,17 @@ final class Ticks implements AutoCloseable {
     }
 
     /**
-     * Starts ticking at once, then every {@value #PERIOD_MS} ms; {@code each} runs after every tick on the
-     * same thread (the feed's check).
+     * Starts ticking at once, then every {@code periodMs}; {@code each} runs after every tick on the same
+     * thread (the feed's check).
      */
-    static Ticks start(Broker broker, String instance, Runnable each) {
+    static Ticks start(Broker broker, String instance, long periodMs, Runnable each) {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("mesh-tick").daemon().factory());
         Ticks ticks = new Ticks(broker, instance, scheduler);
         scheduler.scheduleAtFixedRate(() -> {
             ticks.tick();
             each.run();
-        }, 0, PERIOD_MS, TimeUnit.MILLISECONDS);
+        }, 0, periodMs, TimeUnit.MILLISECONDS);
         return ticks;
     }
 

@@ -9,6 +9,7 @@ import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryIdentity;
@@ -61,7 +62,7 @@ class ActivationIT {
     /** One controller: its life cycle on the shared leadership, its connection, its transport. */
     final class Controller implements Feeding {
         final String instance;
-        final Lifecycle lifecycle;
+        final LocalLifecycle lifecycle;
         final Verbs verbs;
         final long activationDelayMs;
         Broker broker;
@@ -71,7 +72,7 @@ class ActivationIT {
         Controller(String instance, long activationDelayMs) {
             this.instance = instance;
             this.activationDelayMs = activationDelayMs;
-            this.lifecycle = Lifecycle.standby(LocalPlanLock.sharing(leadership, instance, Clock.systemUTC()),
+            this.lifecycle = LocalLifecycle.standby(LocalPlanLock.sharing(leadership, instance, Clock.systemUTC()),
                     instance, Clock.systemUTC());
             this.verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, lifecycle, new MemoryEvents(),
                     new MemoryRequestRecords(), Layout.DEFAULT, Clock.systemUTC()));
@@ -230,7 +231,7 @@ class ActivationIT {
             double ms = (System.nanoTime() - injected) / 1e6;
             System.out.printf("ActivationIT: status sent just after the queue was deleted and declared again "
                     + "answered after %.0f ms (renewal after %d ms without a delivery)%n", ms,
-                    BrokerVerbs.RENEW_AFTER_MS);
+                    FeedTimings.DEFAULT.renewAfterMs());
             assertThat(reply).as("the status sent after the queue was declared again is answered").isNotNull();
             assertThat(JSON.readTree(reply.getBody()).at("/result/isError").asBoolean()).as(new String(reply.getBody()))
                     .isFalse();
@@ -309,8 +310,7 @@ class ActivationIT {
 
     /** Pushes the module through verbs of their own on the same inventory, active on a lock of their own. */
     private void pushMeshStore() {
-        Lifecycle own = Lifecycle.standby(LocalPlanLock.create(), "it-pusher:9", Clock.systemUTC());
-        own.activate();
+        Lifecycle own = LocalLifecycle.active(LocalPlanLock.create(), "it-pusher:9", Clock.systemUTC());
         Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, own, new MemoryEvents(),
                 new MemoryRequestRecords(), Layout.DEFAULT, Clock.systemUTC()));
         ObjectNode arguments = JSON.createObjectNode();

@@ -6,13 +6,16 @@ import com.rabbitmq.client.Delivery;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.PlanLock;
 import dev.mesh.controller.core.Role;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryIdentity;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryRequestRecords;
 import dev.mesh.controller.core.verbs.Verbs;
+import dev.mesh.controller.handover.ControllerLifecycle;
 import dev.mesh.controller.handover.Handover;
 import dev.mesh.controller.manifest.Layout;
 import java.nio.file.Path;
@@ -52,14 +55,14 @@ class BrokerConsumersIT {
     /** One controller: its life cycle on the shared leadership, its connection, its consumers and handover. */
     final class Controller {
         final String instance;
-        final Lifecycle lifecycle;
+        final ControllerLifecycle lifecycle;
         final Broker broker;
         final BrokerConsumers consumers;
         final Handover handover;
 
         Controller(String instance) {
             this.instance = instance;
-            this.lifecycle = Lifecycle.standby(LocalPlanLock.sharing(leadership, instance, Clock.systemUTC()),
+            this.lifecycle = ControllerLifecycle.standby(LocalPlanLock.sharing(leadership, instance, Clock.systemUTC()),
                     instance, Clock.systemUTC());
             Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, lifecycle, events,
                     new MemoryRequestRecords(), Layout.DEFAULT, Clock.systemUTC()));
@@ -137,7 +140,7 @@ class BrokerConsumersIT {
         }
         assertThat(standby.lifecycle.status().epoch()).isEqualTo(2);
         assertThat(standby.lifecycle.status().previous()).isEqualTo(active.instance);
-        assertThat(active.role()).isEqualTo(Role.STANDBY);
+        assertThat(active.role()).as("stopped for good after its planned release").isEqualTo(Role.STOPPED);
         assertThat(events.events().stream().filter(e -> e.kind().equals(Lifecycle.HANDOVER)).count())
                 .as("a handover event per taking of the lock").isEqualTo(2);
         assertThat(Topology.deadLetters(admin)).isZero();
@@ -147,16 +150,14 @@ class BrokerConsumersIT {
     void fedWhileThePreviousActiveStillHoldsTheLock_staysStandby_andIsActiveWithinASecondOfItsRelease()
             throws Exception {
         // The previous active, not on the broker: it holds the lock while this controller is fed.
-        Lifecycle previous = Lifecycle.standby(LocalPlanLock.sharing(leadership, "it-old:0", Clock.systemUTC()),
-                "it-old:0", Clock.systemUTC());
-        previous.activate();
+        PlanLock previous = LocalPlanLock.sharing(leadership, "it-old:0", Clock.systemUTC());
+        previous.acquire();
         Controller next = controller("it-next:3");
         waitFor(2_000, () -> next.consumers.verbs().orElseThrow().fed());
         Thread.sleep(500);
         assertThat(next.role()).as("fed, but the lock is held").isEqualTo(Role.STANDBY);
 
         long released = System.nanoTime();
-        previous.releasing();
         previous.release();
         waitFor(1_000, () -> next.role() == Role.ACTIVE);
         System.out.printf("BrokerConsumersIT: %s active %.0f ms after the previous one released the lock, fed "
@@ -166,8 +167,7 @@ class BrokerConsumersIT {
 
     /** Pushes the module through verbs of their own on the same inventory, active on a lock of their own. */
     private void pushMeshStore() {
-        Lifecycle own = Lifecycle.standby(LocalPlanLock.create(), "it-pusher:9", Clock.systemUTC());
-        own.activate();
+        Lifecycle own = LocalLifecycle.active(LocalPlanLock.create(), "it-pusher:9", Clock.systemUTC());
         Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, own, new MemoryEvents(),
                 new MemoryRequestRecords(), Layout.DEFAULT, Clock.systemUTC()));
         ObjectNode arguments = JSON.createObjectNode();

@@ -1,8 +1,8 @@
 package dev.mesh.controller.bus;
 
 import dev.mesh.controller.core.Licences;
-import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryIdentity;
@@ -25,7 +25,7 @@ final class Controllers {
 
     final MemoryInventory inventory = new MemoryInventory();
     final MemoryIdentity identity = new MemoryIdentity();
-    final Lifecycle lifecycle = Lifecycle.standby(LocalPlanLock.create(), INSTANCE, CLOCK);
+    final LocalLifecycle lifecycle = LocalLifecycle.standby(LocalPlanLock.create(), INSTANCE, CLOCK);
     final Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, lifecycle, new MemoryEvents(),
             new MemoryRequestRecords(), Layout.DEFAULT, CLOCK));
 

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class FeedWatchTest {
 
+    private static final long STARVED_AFTER_MS = FeedTimings.DEFAULT.starvedAfterMs();
+
     private final AtomicLong now = new AtomicLong(1_000);
     private final List<String> told = new CopyOnWriteArrayList<>();
     private final FeedWatch watch = new FeedWatch(new Feeding() {
@@ -23,7 +25,7 @@ class FeedWatchTest {
         public void starved() {
             told.add("starved");
         }
-    }, now::get, "q");
+    }, now::get, "q", STARVED_AFTER_MS);
 
     private List<String> toldAfterClose() throws InterruptedException {
         watch.close();
@@ -36,7 +38,7 @@ class FeedWatchTest {
         watch.arrived();
         watch.handled();
         awaitTold(told, 1);
-        now.addAndGet(FeedWatch.STARVED_AFTER_MS);
+        now.addAndGet(STARVED_AFTER_MS);
         watch.check();
         assertThat(watch.fed()).as("not yet: exactly three periods").isTrue();
         now.addAndGet(1);
@@ -67,7 +69,7 @@ class FeedWatchTest {
         assertThat(watch.renewDue(5_000)).as("fed, and a delivery being handled").isFalse();
         watch.handled();
         assertThat(watch.renewDue(5_000)).as("fed: the broker feeds it, nothing to mend").isFalse();
-        now.addAndGet(FeedWatch.STARVED_AFTER_MS + 1);
+        now.addAndGet(STARVED_AFTER_MS + 1);
         watch.check();
         assertThat(watch.fed()).isFalse();
         assertThat(watch.renewDue(5_000)).as("starved, but the last delivery was less than a period ago").isFalse();
@@ -93,7 +95,7 @@ class FeedWatchTest {
             public void starved() {
                 all.add("starved");
             }
-        }, now::get, "q");
+        }, now::get, "q", STARVED_AFTER_MS);
         still.check();
         still.arrived();
         still.handled();
@@ -101,7 +103,7 @@ class FeedWatchTest {
         still.check();
         still.check();
         awaitTold(all, 3);
-        now.addAndGet(FeedWatch.STARVED_AFTER_MS + 1);
+        now.addAndGet(STARVED_AFTER_MS + 1);
         still.check();
         still.check();
         still.close();
@@ -114,11 +116,11 @@ class FeedWatchTest {
     void aDeliveryBeingHandled_keepsItFed_howeverLongItTakes() throws Exception {
         watch.arrived();
         awaitTold(told, 1);
-        now.addAndGet(10 * FeedWatch.STARVED_AFTER_MS);
+        now.addAndGet(10 * STARVED_AFTER_MS);
         watch.check();
         assertThat(watch.fed()).isTrue();
         watch.handled();
-        now.addAndGet(FeedWatch.STARVED_AFTER_MS + 1);
+        now.addAndGet(STARVED_AFTER_MS + 1);
         watch.check();
         assertThat(watch.fed()).isFalse();
         assertThat(toldAfterClose()).containsExactly("fed", "starved");
@@ -152,7 +154,7 @@ class FeedWatchTest {
             public void starved() {
                 heard.add("starved");
             }
-        }, now::get, "q");
+        }, now::get, "q", STARVED_AFTER_MS);
         busy.arrived();
         busy.handled();
         assertThat(activating.await(5, TimeUnit.SECONDS)).isTrue();

@@ -8,6 +8,7 @@ import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
@@ -75,7 +76,7 @@ class GenesisImportTest {
 
     @Test
     void standby_importsNothing_andTheNextActivationDoes() {
-        Lifecycle lifecycle = Lifecycle.standby(LocalPlanLock.create(), "genesis:2", CLOCK);
+        LocalLifecycle lifecycle = LocalLifecycle.standby(LocalPlanLock.create(), "genesis:2", CLOCK);
         GenesisImport genesis = GenesisImport.read(Optional.of(file)).orElseThrow();
 
         assertThat(genesis.importInto(inventory, verbs(lifecycle))).isFalse();
@@ -127,8 +128,7 @@ class GenesisImportTest {
     }
 
     private static Lifecycle active() {
-        Lifecycle lifecycle = Lifecycle.standby(LocalPlanLock.create(), "genesis:1", CLOCK);
-        lifecycle.activate();
+        Lifecycle lifecycle = LocalLifecycle.active(LocalPlanLock.create(), "genesis:1", CLOCK);
         return lifecycle;
     }
 

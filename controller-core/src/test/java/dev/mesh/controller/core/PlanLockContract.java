@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What every {@link PlanLock} must do: it is held for a whole active period, from
- * {@link PlanLock#acquire()} to {@link PlanLock#release()}, each time with an epoch greater than
+ * {@link PlanLock#attempt()} to {@link PlanLock#release()}, each time with an epoch greater than
  * every epoch before and the previous holder recorded; work runs under it only while it is
  * acquired; a rival on the same store cannot take it meanwhile. Run by {@link LocalPlanLockTest}
  * here and by the PostgreSQL lock in controller-store (through core's test jar).
@@ -108,6 +108,26 @@ public abstract class PlanLockContract {
         lock.release();
 
         assertThat(rival.acquire().epoch()).isGreaterThan(held.epoch());
+        rival.release();
+    }
+
+    @Test
+    void attempt_tellsWhatHappened_takenThenBusyNamingTheHolder_neverThrowing() {
+        PlanLock.Attempt first = lock.attempt();
+        assertThat(first).isInstanceOf(PlanLock.Taken.class);
+        assertThat(lock.attempt()).as("taken again: the same tenure").isEqualTo(first);
+
+        PlanLock.Attempt refused = rival.attempt();
+
+        assertThat(refused).isInstanceOfSatisfying(PlanLock.Busy.class, busy -> {
+            assertThat(busy.holder()).contains("ctl-a");
+            assertThat(busy.why()).contains("ctl-a").contains("retry");
+            assertThat(busy.waited()).isGreaterThanOrEqualTo(java.time.Duration.ZERO);
+        });
+        assertThat(rival.tenure()).isEmpty();
+        lock.release();
+        assertThat(rival.attempt()).isInstanceOfSatisfying(PlanLock.Taken.class,
+                taken -> assertThat(taken.tenure().previous()).isEqualTo("ctl-a"));
         rival.release();
     }
 

@@ -3,30 +3,31 @@ package dev.mesh.controller.handover;
 import dev.mesh.controller.core.Consumers;
 import dev.mesh.controller.core.Events;
 import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.PlanLock;
 import dev.mesh.controller.core.Role;
-import dev.mesh.controller.core.VerbException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Moves one controller through the life cycle of docs/design.md section 10 from what its
- * {@link Consumers} tell, on its {@link Lifecycle} (which holds the plan lock while active):
+ * {@link Consumers} tell, on its {@link ControllerLifecycle} (which holds the plan lock while active, and
+ * whose role is the one truth of where this controller is):
  *
  * <ul>
  *   <li>fed while standby: becomes active — takes the lock and a new epoch; the executor then runs
  *       its first round under that epoch, which resumes the recorded plan. When the predecessor
  *       still holds the lock it stays a standby and tries again at the next feed;
  *   <li>fed while active, the lock found lost meanwhile (plan work through
- *       {@link Lifecycle#whileActive} found it): back to standby, the consumers handed over and
+ *       {@link Lifecycle#whileActive} or the {@link LeaseRenewal} found it): back to standby, the consumers handed over and
  *       rejoined, so that a peer with a working lock can take over;
- *   <li>starved while active: {@link Lifecycle#verify() verifies} the lock; lost, as above; still
+ *   <li>starved while active: {@link ControllerLifecycle#verify() verifies} the lock; lost, as above; still
  *       held, this controller lets go as on {@link #stop()} and rejoins as a standby — the lock
  *       follows the consumer, and a controller the broker no longer feeds (it was frozen or cut off)
  *       must not keep the lock from its successor;
  *   <li>{@link #stop()} (SIGTERM): the planned release, in the order of docs/design.md section 10 — stop taking plan
  *       work, hand the consumers over (the next message goes to the standby), wait until what it
- *       holds is acknowledged, release the lock.
+ *       holds is acknowledged, release the lock; then the life cycle is {@link Role#STOPPED}.
  * </ul>
  *
  * <p>Thread-safe: transitions are serialized. The consumers' signals never wait for a transition
@@ -35,16 +36,13 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class Handover {
 
-    private final Lifecycle lifecycle;
+    private final ControllerLifecycle lifecycle;
     private final Consumers consumers;
     private final Duration settle;
     private final Events events;
     private final ReentrantLock transitions = new ReentrantLock();
-    /** Whether this handover made the life cycle active and has not let go since. */
-    private boolean active;
-    private boolean stopped;
 
-    private Handover(Lifecycle lifecycle, Consumers consumers, Duration settle, Events events) {
+    private Handover(ControllerLifecycle lifecycle, Consumers consumers, Duration settle, Events events) {
         this.lifecycle = lifecycle;
         this.consumers = consumers;
         this.settle = settle;
@@ -52,8 +50,8 @@ public final class Handover {
     }
 
     /**
-     * Starts the consumers, as a standby, as {@link #start(Lifecycle, Consumers, Duration, Events)} does,
-     * publishing the {@code handover} event nowhere.
+     * Starts the consumers, as a standby, as {@link #start(ControllerLifecycle, Consumers, Duration, Events)}
+     * does, publishing the {@code handover} event nowhere.
      *
      * @param lifecycle this controller's life cycle, a standby
      * @param consumers this controller's consumers, not started
@@ -62,14 +60,13 @@ public final class Handover {
      * @throws IllegalArgumentException when {@code settle} is negative
      * @throws IllegalStateException when the life cycle is not a standby, or the consumers are started
      */
-    public static Handover start(Lifecycle lifecycle, Consumers consumers, Duration settle) {
+    public static Handover start(ControllerLifecycle lifecycle, Consumers consumers, Duration settle) {
         return start(lifecycle, consumers, settle, (kind, payload) -> { });
     }
 
     /**
-     * Starts the consumers, as a standby: the first feed makes this controller active, through
-     * {@link Lifecycle#activate(Events)}, so that every taking of the lock publishes the {@code handover}
-     * event (docs/design.md section 8) on {@code events}.
+     * Starts the consumers, as a standby: the first feed makes this controller active, so that every taking
+     * of the lock publishes the {@code handover} event (docs/design.md section 8) on {@code events}.
      *
      * @param lifecycle this controller's life cycle, a standby
      * @param consumers this controller's consumers, not started
@@ -79,7 +76,8 @@ public final class Handover {
      * @throws IllegalArgumentException when {@code settle} is negative
      * @throws IllegalStateException when the life cycle is not a standby, or the consumers are started
      */
-    public static Handover start(Lifecycle lifecycle, Consumers consumers, Duration settle, Events events) {
+    public static Handover start(ControllerLifecycle lifecycle, Consumers consumers, Duration settle,
+            Events events) {
         Objects.requireNonNull(events, "events");
         Objects.requireNonNull(lifecycle, "lifecycle");
         Objects.requireNonNull(consumers, "consumers");
@@ -100,8 +98,8 @@ public final class Handover {
 
     /**
      * The planned release (SIGTERM): stops taking plan work, hands the consumers over, waits at most
-     * the settle time for what this controller holds to be acknowledged, releases the lock. A
-     * standby only hands its consumers over. Does nothing the second time.
+     * the settle time for what this controller holds to be acknowledged, releases the lock, and stops the
+     * life cycle for good. A standby only hands its consumers over. Does nothing the second time.
      *
      * @return whether everything this controller held was acknowledged in time (what was not is
      *     redelivered to the successor when the connection closes)
@@ -109,15 +107,15 @@ public final class Handover {
     public boolean stop() {
         transitions.lock();
         try {
-            if (stopped) {
+            Role role = lifecycle.status().role();
+            if (role == Role.STOPPED) {
                 return true;
             }
-            stopped = true;
-            if (active) {
-                return letGo();
-            }
+            lifecycle.releasing();
             consumers.handOver();
-            return consumers.settled(settle);
+            boolean settled = consumers.settled(settle);
+            lifecycle.stop();
+            return settled;
         } finally {
             transitions.unlock();
         }
@@ -125,12 +123,7 @@ public final class Handover {
 
     /** @return whether {@link #stop()} was called */
     public boolean stopped() {
-        transitions.lock();
-        try {
-            return stopped;
-        } finally {
-            transitions.unlock();
-        }
+        return lifecycle.status().role() == Role.STOPPED;
     }
 
     /** @return the life cycle's status (role, epoch, since, peers); never blocks */
@@ -143,24 +136,17 @@ public final class Handover {
             return; // a release is under way: what it does next does not depend on this feed
         }
         try {
-            if (stopped) {
-                return;
-            }
-            if (active) {
-                if (lifecycle.status().role() != Role.ACTIVE) {
-                    lost();
+            switch (lifecycle.status().role()) {
+                case STANDBY -> {
+                    if (lifecycle.takeLoss()) {
+                        rejoin();
+                    } else if (!(lifecycle.activate(events) instanceof PlanLock.Taken)) {
+                        // The predecessor still holds the lock (or the store is out of reach): the broker
+                        // keeps feeding this controller, and the next feed tries again.
+                    }
                 }
-                return;
-            }
-            try {
-                lifecycle.activate(events);
-                active = true;
-            } catch (VerbException e) {
-                if (e.code() != VerbException.Code.UNAVAILABLE) {
-                    throw e;
+                case ACTIVE, RELEASING, STOPPED -> {
                 }
-                // The predecessor still holds the lock (or the store is out of reach): the broker
-                // keeps feeding this controller, and the next feed tries again.
             }
         } finally {
             transitions.unlock();
@@ -172,34 +158,34 @@ public final class Handover {
             return;
         }
         try {
-            if (stopped || !active) {
-                return;
+            switch (lifecycle.status().role()) {
+                case ACTIVE -> {
+                    if (lifecycle.verify().role() == Role.ACTIVE) {
+                        lifecycle.release();
+                    }
+                    lifecycle.takeLoss();
+                    rejoin();
+                }
+                case STANDBY -> {
+                    if (lifecycle.takeLoss()) {
+                        rejoin();
+                    }
+                }
+                case RELEASING, STOPPED -> {
+                }
             }
-            if (lifecycle.verify().role() != Role.ACTIVE) {
-                lost();
-                return;
-            }
-            letGo();
-            consumers.rejoin();
         } finally {
             transitions.unlock();
         }
     }
 
-    /** The lock was lost under the active controller, which is a standby already: let a peer take over. */
-    private void lost() {
-        active = false;
+    /**
+     * Hands the consumers over and consumes again behind the other controllers: after a loss, so that a
+     * peer with a working lock can take over; after letting go while starved, so that the broker decides.
+     */
+    private void rejoin() {
         consumers.handOver();
         consumers.rejoin();
-    }
-
-    private boolean letGo() {
-        lifecycle.releasing();
-        consumers.handOver();
-        boolean settled = consumers.settled(settle);
-        lifecycle.release();
-        active = false;
-        return settled;
     }
 
     /** What the consumers tell, kept off the handover's public surface. */

@@ -17,7 +17,7 @@ import org.quicktheories.generators.Generate;
 
 /**
  * The protocol of docs/design.md section 10, offline: two or three controllers, each the real
- * {@link Handover} on the real {@code Lifecycle} and a shared in-memory plan lock, driven through
+ * {@link Handover} on the real {@link ControllerLifecycle} and a shared in-memory plan lock, driven through
  * random sequences of start, SIGTERM, crash, freeze, thaw, lock loss, message arrival, plan work
  * and time passing against the {@link World}'s broker, lock sessions and fenced store. After every
  * step: at most one controller plans, and no write with a stale epoch is accepted. At the end the

@@ -1,5 +1,6 @@
 package dev.mesh.controller.handover;
 
+import static dev.mesh.controller.handover.Activations.taken;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,8 +28,8 @@ class HandoverTest {
     private final LocalPlanLock.Leadership leadership = new LocalPlanLock.Leadership();
     private final LocalPlanLock lockA = LocalPlanLock.sharing(leadership, "ctl-a:1", CLOCK);
     private final LocalPlanLock lockB = LocalPlanLock.sharing(leadership, "ctl-b:2", CLOCK);
-    private final Lifecycle lifecycleA = Lifecycle.standby(lockA, "ctl-a:1", CLOCK);
-    private final Lifecycle lifecycleB = Lifecycle.standby(lockB, "ctl-b:2", CLOCK);
+    private final ControllerLifecycle lifecycleA = ControllerLifecycle.standby(lockA, "ctl-a:1", CLOCK);
+    private final ControllerLifecycle lifecycleB = ControllerLifecycle.standby(lockB, "ctl-b:2", CLOCK);
     private final MemoryConsumers consumersA = new MemoryConsumers();
     private final MemoryConsumers consumersB = new MemoryConsumers();
 
@@ -124,7 +125,7 @@ class HandoverTest {
 
         assertThat(steps).containsExactly("handOver role=releasing locked=true", "settled role=releasing locked=true");
         assertThat(handover.stopped()).isTrue();
-        assertThat(handover.status().role()).isEqualTo(Role.STANDBY);
+        assertThat(handover.status().role()).isEqualTo(Role.STOPPED);
         assertThat(lockA.tenure()).isEmpty();
         assertThatThrownBy(() -> lifecycleA.whileActive(() -> "plan work")).isInstanceOf(VerbException.class);
     }
@@ -150,7 +151,7 @@ class HandoverTest {
         consumersA.feed();
 
         assertThat(consumersA.handOvers()).isEqualTo(1);
-        assertThat(handover.status().role()).isEqualTo(Role.STANDBY);
+        assertThat(handover.status().role()).as("stopped for good: no feed activates it").isEqualTo(Role.STOPPED);
         assertThat(handover.stop()).as("the second time").isTrue();
     }
 
@@ -213,7 +214,7 @@ class HandoverTest {
 
     @Test
     void start_refusesAnActiveLifecycle_andANegativeSettle() {
-        lifecycleA.activate();
+        taken(lifecycleA);
 
         assertThatThrownBy(() -> Handover.start(lifecycleA, consumersA, SETTLE))
                 .isInstanceOf(IllegalStateException.class)

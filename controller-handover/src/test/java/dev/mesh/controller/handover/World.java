@@ -22,7 +22,7 @@ import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
- * Controllers running the real {@link Handover} and {@link Lifecycle} on a shared
+ * Controllers running the real {@link Handover} and {@link ControllerLifecycle} on a shared
  * {@link LocalPlanLock}, against in-memory models of the broker's single-active consumer (the first
  * consumer registered is fed; after a cancel the next is fed at once while the cancelled one still
  * holds its unacknowledged deliveries), the bus's tick detector, the lock's sessions (they die with
@@ -293,7 +293,7 @@ final class World {
         final String name;
         final LocalPlanLock local;
         final PlanLock lock;
-        final Lifecycle lifecycle;
+        final ControllerLifecycle lifecycle;
         final Seat seat = new Seat(this);
         Handover handover;
         boolean alive = true;
@@ -308,7 +308,7 @@ final class World {
             this.name = name;
             this.local = LocalPlanLock.sharing(leadership, name, CLOCK);
             this.lock = new EpochOfTheStore(local);
-            this.lifecycle = Lifecycle.standby(lock, name, CLOCK);
+            this.lifecycle = ControllerLifecycle.standby(lock, name, CLOCK);
         }
 
         @Override
@@ -377,10 +377,12 @@ final class World {
         }
 
         @Override
-        public Tenure acquire() {
-            Tenure tenure = lock.acquire();
-            current = Math.max(current, tenure.epoch());
-            return tenure;
+        public Attempt attempt() {
+            Attempt attempt = lock.attempt();
+            if (attempt instanceof Taken(var tenure)) {
+                current = Math.max(current, tenure.epoch());
+            }
+            return attempt;
         }
 
         @Override

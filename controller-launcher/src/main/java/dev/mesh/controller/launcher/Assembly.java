@@ -2,7 +2,6 @@ package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
-import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.mcp.McpDispatcher;
 import dev.mesh.controller.mcp.McpHttpServer;
@@ -81,60 +80,6 @@ public final class Assembly implements AutoCloseable {
                 Thread.ofPlatform().name("mesh-controller-status").daemon().factory());
         closer.onClose(renewal::shutdownNow);
         renewal.scheduleWithFixedDelay(this::renew, 0, every.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * Watches the plan lock of a controller that the handover makes active: every {@code every}, while
-     * active, {@link Lifecycle#verify()} asks the lock's session whether it still holds the lock, which
-     * renews its lease ({@code leadership.seen_at}) and makes a controller whose lock was lost a standby
-     * at once, without waiting for plan work to find out (the handover then lets a peer take over). While
-     * standby, it reads who holds the lock, which {@code status} then tells as the active controller.
-     *
-     * @param every how often to look
-     */
-    public void watchLock(Duration every) {
-        ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().name("mesh-controller-lock").daemon().factory());
-        closer.onClose(watch::shutdownNow);
-        watch.scheduleWithFixedDelay(() -> {
-            try {
-                lifecycle().verify();
-            } catch (RuntimeException e) {
-                LOG.warn("plan lock check failed reason=\"{}\"", e.getMessage());
-            }
-        }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * Keeps a controller that is alone active (the development controller: no handover decides
-     * for it): every {@code every} it checks that it still holds its plan lock, and when it finds
-     * itself standby — the lock was lost with its database session, the store restarted — it
-     * takes the lock again, with a new epoch, and publishes the {@code handover} on the ports'
-     * events ({@link Lifecycle#activate(dev.mesh.controller.core.Events)}). A
-     * failure to take it (the store still down) is logged once until it succeeds.
-     *
-     * @param every how often to look
-     */
-    public void keepActive(Duration every) {
-        ScheduledExecutorService keeper = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().name("mesh-controller-active").daemon().factory());
-        closer.onClose(keeper::shutdownNow);
-        boolean[] failing = {false};
-        keeper.scheduleWithFixedDelay(() -> {
-            if (lifecycle().verify().role() != Role.STANDBY) {
-                return;
-            }
-            try {
-                Lifecycle.Status now = lifecycle().activate(ports.events());
-                failing[0] = false;
-                LOG.info("controller active again instance={} epoch={}", now.instance(), now.epoch());
-            } catch (RuntimeException e) {
-                if (!failing[0]) {
-                    failing[0] = true;
-                    LOG.warn("controller cannot become active again reason=\"{}\"", e.getMessage());
-                }
-            }
-        }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.cli.ConfigException;
 import dev.mesh.controller.core.Secret;
+import dev.mesh.controller.handover.HandoverSettings;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import java.io.IOException;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -84,13 +86,16 @@ final class Config {
      * @param nats the bus
      * @param genesis the inventory {@code genesis} wrote, for the first active controller to import into an
      *     empty store; empty when {@code MESH_GENESIS_FILE} is not set. The file may not exist: nothing to import
+     * @param ready where {@code serve} says it is ready, when a host asks ({@code MESH_READY_FILE})
+     * @param handover the handover's timings: {@code MESH_HANDOVER_*} and {@code --handover}, over the defaults
      * @param warnings one line per credentials file readable by others, for standard error
      */
     record Serve(Stores stores, BrokerAddress broker, Optional<Path> certificate,
             Optional<BrokerManagement> management, NatsAddress nats, Optional<Path> genesis, Optional<Path> ready,
-            List<String> warnings) {
+            HandoverSettings handover, List<String> warnings) {
 
         Serve {
+            Objects.requireNonNull(handover, "handover");
             Objects.requireNonNull(ready, "ready");
             Objects.requireNonNull(stores, "stores");
             Objects.requireNonNull(broker, "broker");
@@ -158,6 +163,19 @@ final class Config {
      * @throws ConfigException with one line per problem, when any setting is missing or malformed
      */
     static Serve forServe(Map<String, String> env) {
+        return forServe(env, Map.of());
+    }
+
+    /**
+     * Reads and checks {@code serve}'s whole environment, and its {@code --handover} options.
+     *
+     * @param env the environment, e.g. {@link System#getenv()}
+     * @param handover the {@code --handover NAME=VALUE} options given, each over its {@code MESH_HANDOVER_*}
+     * @return the settings
+     * @throws ConfigException with one line per problem, when any setting is missing or malformed, or the
+     *     handover's timings do not hold together
+     */
+    static Serve forServe(Map<String, String> env, Map<String, String> handover) {
         Variables variables = new Variables(env);
         Stores stores = stores(variables);
         BrokerAddress broker = broker(variables);
@@ -166,8 +184,9 @@ final class Config {
         NatsAddress nats = nats(variables);
         Optional<Path> genesis = genesis(variables);
         Optional<Path> ready = ready(variables);
+        HandoverSettings timings = handover(variables, env, handover);
         return variables.check(() -> new Serve(stores, broker, certificate, management, nats, genesis, ready,
-                variables.warnings()));
+                timings, variables.warnings()));
     }
 
     /**
@@ -332,6 +351,56 @@ final class Config {
         } catch (UnknownHostException e) {
             return false;
         }
+    }
+
+    /** The prefix of the handover's variables: {@code MESH_HANDOVER_LEASE} for the setting {@code lease}. */
+    static final String HANDOVER_PREFIX = "MESH_HANDOVER_";
+
+    /** @return the variable of a handover setting: {@code lease-renewal} → {@code MESH_HANDOVER_LEASE_RENEWAL} */
+    static String handoverVariable(String name) {
+        return HANDOVER_PREFIX + name.toUpperCase(Locale.ROOT).replace('-', '_');
+    }
+
+    /**
+     * The handover's timings, optional each ({@link HandoverSettings#NAMES}): {@code MESH_HANDOVER_<NAME>} in
+     * the environment, {@code --handover name=value} over it, the defaults under both. A variable or an option
+     * of no such name is a problem (a typo would otherwise run the default silently), and so is a pair that
+     * breaks a rule between them ({@link HandoverSettings#problems}), named as it was set.
+     */
+    private static HandoverSettings handover(Variables variables, Map<String, String> env,
+            Map<String, String> options) {
+        HandoverSettings settings = HandoverSettings.DEFAULTS;
+        for (String variable : new TreeSet<>(env.keySet())) {
+            if (variable.startsWith(HANDOVER_PREFIX) && HandoverSettings.NAMES.stream()
+                    .noneMatch(name -> handoverVariable(name).equals(variable))) {
+                variables.problem(variable + ": no handover setting has this name; they are "
+                        + HandoverSettings.NAMES.stream().map(Config::handoverVariable).toList());
+            }
+        }
+        options.keySet().stream().filter(name -> !HandoverSettings.NAMES.contains(name)).sorted()
+                .forEach(name -> variables.problem("--handover " + name + ": no handover setting has this name; "
+                        + "they are " + String.join(", ", HandoverSettings.NAMES)));
+        boolean malformed = false;
+        for (String name : HandoverSettings.NAMES) {
+            String given = options.containsKey(name) ? options.get(name) : variables.value(handoverVariable(name));
+            if (given == null) {
+                continue;
+            }
+            try {
+                settings = settings.with(name, given.strip());
+            } catch (IllegalArgumentException e) {
+                malformed = true;
+                variables.problem(where(name, options) + "=" + given + ": " + e.getMessage());
+            }
+        }
+        if (!malformed) {
+            settings.problems(name -> where(name, options)).forEach(variables::problem);
+        }
+        return settings;
+    }
+
+    private static String where(String name, Map<String, String> options) {
+        return options.containsKey(name) ? "--handover " + name : handoverVariable(name);
     }
 
     /**

@@ -4,7 +4,10 @@ import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.cli.MeshLoader;
 import dev.mesh.controller.core.Identity;
+import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.verbs.Verbs;
+import dev.mesh.controller.handover.HandoverSettings;
+import dev.mesh.controller.handover.KeepActive;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.mcp.McpHttpServer;
@@ -20,7 +23,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,9 +50,6 @@ final class DevController implements AutoCloseable {
 
     /** The variable naming the directory of what development controllers share: the unpacked PostgreSQL. */
     static final String CACHE_VARIABLE = "MESH_CONTROLLER_CACHE";
-
-    /** How soon a development controller whose lock was lost (the store restarted) takes it again. */
-    private static final Duration KEEP_ACTIVE_EVERY = Duration.ofSeconds(1);
 
     private final Path state;
     private final McpHttpServer server;
@@ -88,7 +87,22 @@ final class DevController implements AutoCloseable {
             StorePorts ports = StorePorts.open(store.endpoint(Database.INVENTORY), store.endpoint(Database.LICENCES),
                     Instance.id(), Clock.systemUTC(), opened);
             LoggedEvents events = new LoggedEvents();
-            long epoch = ports.lifecycle().activate(events).epoch();
+            // Alone on its store, it takes the plan lock now, and again whenever it finds the lock lost.
+            KeepActive keeper = opened.open(KeepActive.start(ports.lifecycle(), events,
+                    HandoverSettings.DEFAULTS.keepActiveEvery(),
+                    new KeepActive.Listener() {
+                        @Override
+                        public void activated(Lifecycle.Status status) {
+                            LOG.info("controller active again instance={} epoch={}", status.instance(),
+                                    status.epoch());
+                        }
+
+                        @Override
+                        public void refused(String why) {
+                            LOG.warn("controller cannot become active again reason=\"{}\"", why);
+                        }
+                    }));
+            long epoch = keeper.status().epoch();
             ports.inventory().report(LocalNode.detect());
             PrometheusMetrics metrics = new PrometheusMetrics(ports.lifecycle());
             Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(ports.inventory(), ports.licences(),
@@ -100,7 +114,6 @@ final class DevController implements AutoCloseable {
             BearerToken token = Files.exists(directory.resolve(BearerToken.FILE_NAME))
                     ? BearerToken.read(directory) : BearerToken.create(directory);
             assembly.renewStatus(Assembly.STATUS_EVERY);
-            assembly.keepActive(KEEP_ACTIVE_EVERY);
             McpHttpServer server = assembly.serveHttp(new McpHttpServer.Config(http, allowRemote, token,
                     LocalNode.NAME, McpHttpServer.Config.DEFAULT_MAX_CONCURRENT), metrics.exposition());
             writeUrl(directory, server);

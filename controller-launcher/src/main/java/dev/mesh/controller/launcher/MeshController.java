@@ -9,6 +9,7 @@ import dev.mesh.controller.bus.BrokerSettings;
 import dev.mesh.controller.bus.BusMetrics;
 import dev.mesh.controller.bus.BusWire;
 import dev.mesh.controller.bus.FactsIn;
+import dev.mesh.controller.bus.FeedTimings;
 import dev.mesh.controller.bus.ManagementApi;
 import dev.mesh.controller.bus.NatsEvents;
 import dev.mesh.controller.bus.NatsSettings;
@@ -21,12 +22,14 @@ import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.core.Events;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
-import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.core.execute.Execution;
 import dev.mesh.controller.core.execute.Executor;
 import dev.mesh.controller.core.verbs.Verbs;
+import dev.mesh.controller.handover.ControllerLifecycle;
 import dev.mesh.controller.handover.Handover;
+import dev.mesh.controller.handover.HandoverSettings;
+import dev.mesh.controller.handover.LeaseRenewal;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.McpHttpServer;
 import dev.mesh.controller.mcp.StandbyWarmup;
@@ -62,23 +65,6 @@ import org.slf4j.LoggerFactory;
 final class MeshController implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MeshController.class);
-    /** How long a planned release waits for the verbs this controller holds to be acknowledged. */
-    static final Duration SETTLE = Duration.ofSeconds(5);
-    /**
-     * How long {@link #start} waits for the broker to make this controller active before it is ready, unless it
-     * is warm and sees another controller holding the plan lock first.
-     */
-    static final Duration READY_WAIT = Duration.ofMillis(1_500);
-    /** How often a start that waits to be ready asks the store who holds the plan lock. */
-    private static final Duration HOLDER_LOOK_EVERY = Duration.ofMillis(100);
-    /**
-     * How long the active controller may go unseen holding the plan lock before a standby the broker feeds
-     * ends its sessions and takes over (a frozen process: {@code PgPlanLock.withLease}); renewed every
-     * {@link #LOCK_WATCH_EVERY}.
-     */
-    static final Duration LEASE = Duration.ofSeconds(3);
-    /** How often the active controller checks its lock, renewing its lease (and finds a lost lock without plan work). */
-    static final Duration LOCK_WATCH_EVERY = Duration.ofSeconds(1);
     /** How long an answer of the identity store is remembered: a grant or a revoke takes effect within it. */
     static final Duration IDENTITY_TTL = Duration.ofSeconds(1);
     /** How soon the executor takes up what facts may have settled (see {@link Executor}). */
@@ -87,12 +73,14 @@ final class MeshController implements AutoCloseable {
     private final String instance;
     private final Lifecycle lifecycle;
     private final Handover handover;
+    private final Duration settle;
     private final Optional<McpHttpServer> http;
     private final Closer opened;
 
-    private MeshController(String instance, Lifecycle lifecycle, Handover handover, Optional<McpHttpServer> http,
-            Closer opened) {
+    private MeshController(String instance, Lifecycle lifecycle, Handover handover, Duration settle,
+            Optional<McpHttpServer> http, Closer opened) {
         this.instance = instance;
+        this.settle = settle;
         this.lifecycle = lifecycle;
         this.handover = handover;
         this.http = http;
@@ -127,15 +115,16 @@ final class MeshController implements AutoCloseable {
                             database.label(), schema.current(), schema.latest());
                 }
             }
+            HandoverSettings timings = config.handover();
             StorePorts store = StorePorts.open(config.stores().inventory(), config.stores().licences(), instance,
-                    Optional.of(LEASE), clock, opened);
+                    Optional.of(timings.lease()), clock, opened);
             store.lock().warm();
             ConnectionPool identityPool = opened.open(ConnectionPool.open(config.stores().identity(), 2));
             // Every verb and report asks who may: the store is asked once a second per principal and verb.
             PgIdentity principals = new PgIdentity(identityPool.dataSource());
             Identity identity = Identity.remembering(principals, IDENTITY_TTL, clock);
 
-            Broker broker = opened.open(Broker.connect(brokerSettings(config), instance));
+            Broker broker = opened.open(Broker.connect(brokerSettings(config), instance, timings.heartbeat()));
             Topology.declare(broker);
             checkBodyLimit(broker);
             // With the management API, the active controller owns what every principal may do on the broker.
@@ -175,23 +164,25 @@ final class MeshController implements AutoCloseable {
                     new BusWire(broker, facts, reports, natsEvents), metrics), identity, JarVersion.version()));
             BusMetrics.register(metrics.registry(), PrometheusMetrics.PREFIX, broker, facts, reports, natsEvents);
             assembly.renewStatus(Assembly.STATUS_EVERY);
-            assembly.watchLock(LOCK_WATCH_EVERY);
+            opened.open(LeaseRenewal.start(store.lifecycle(), timings.leaseRenewal(),
+                    e -> LOG.warn("plan lock check failed reason=\"{}\"", e.getMessage())));
             // Only the active controller writes: the first import of the genesis file follows an activation.
             genesis.ifPresent(g -> onActivated.set(() -> g.activated(store.inventory(), assembly.verbs())));
 
             // A standby until the broker feeds it; each activation publishes mesh.events.handover and starts a round.
             BrokerConsumers consumers = opened.open(BrokerConsumers.of(broker, assembly.verbs(), identity,
-                    JarVersion.version(), store.lifecycle()));
-            Handover handover = Handover.start(store.lifecycle(), consumers, SETTLE, events);
+                    JarVersion.version(), store.lifecycle(),
+                    new FeedTimings(timings.tick(), timings.starvedAfterTicks())));
+            Handover handover = Handover.start(store.lifecycle(), consumers, timings.settle(), events);
             opened.onClose(handover::stop);
             Thread warmup = StandbyWarmup.start(assembly.verbs(), identity, JarVersion.version(), store.lifecycle());
             Optional<McpHttpServer> server = http.map(listen -> assembly.serveHttp(listen, metrics.exposition()));
-            awaitReady(store.lifecycle(), warmup, READY_WAIT);
+            awaitReady(store.lifecycle(), warmup, timings.readyWait(), timings.holderLookEvery());
             Lifecycle.Status status = store.lifecycle().status();
             LOG.info("controller started mode=mesh instance={} role={} epoch={} broker={} nats={}{}", instance,
                     status.role().label(), status.epoch(), broker.settings().where(), nats.url(),
                     server.map(s -> " url=" + s.endpoint()).orElse(""));
-            return new MeshController(instance, store.lifecycle(), handover, server, opened);
+            return new MeshController(instance, store.lifecycle(), handover, timings.settle(), server, opened);
         } catch (RuntimeException e) {
             opened.closeAll().forEach(e::addSuppressed);
             throw e;
@@ -221,24 +212,14 @@ final class MeshController implements AutoCloseable {
      * overlap), so the new one must by then answer as fast as the old one did: ready before its warm-up ended,
      * it took over cold, with gaps three to five times the planned handover's (docs/benchmarks.md).
      */
-    private static void awaitReady(Lifecycle lifecycle, Thread warmup, Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
+    private static void awaitReady(ControllerLifecycle lifecycle, Thread warmup, Duration wait, Duration lookEvery) {
+        long started = System.nanoTime();
         try {
             // The warm-up ends by itself once the broker made this controller active.
             warmup.join(wait);
-            Lifecycle.Status seen = lifecycle.status();
-            while (seen.role() != Role.ACTIVE) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return;
-                }
-                seen = lifecycle.verify();
-                if (seen.role() == Role.STANDBY && !seen.active().isEmpty()
-                        && !seen.active().equals(seen.instance())) {
-                    return;
-                }
-                // Told of an activation at once; the lock's holder is looked at again after HOLDER_LOOK_EVERY.
-                seen = lifecycle.awaitChange(seen, Duration.ofNanos(Math.min(left, HOLDER_LOOK_EVERY.toNanos())));
+            Duration left = wait.minusNanos(System.nanoTime() - started);
+            if (!left.isNegative()) {
+                lifecycle.awaitSettled(left, lookEvery);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -278,11 +259,11 @@ final class MeshController implements AutoCloseable {
 
     /**
      * The planned release (SIGTERM), docs/design.md section 10: the handover stops plan work, hands the verbs'
-     * queue over to the next controller, waits at most {@link #SETTLE} for what this one holds, releases
+     * queue over to the next controller, waits at most the settle time ({@link HandoverSettings#settle()}) for what this one holds, releases
      * the lock; then every connection is closed, the last opened first.
      *
      * @throws CommandException when it did not stop cleanly: verbs were still held
-     *     after {@link #SETTLE} (the broker gives them to the next controller once the connection closes),
+     *     after the settle time (the broker gives them to the next controller once the connection closes),
      *     or something did not close; everything else is closed all the same
      */
     @Override
@@ -294,8 +275,9 @@ final class MeshController implements AutoCloseable {
                 before.role().label(), before.epoch(), settled, (System.nanoTime() - started) / 1_000_000);
         List<Exception> failures = new ArrayList<>();
         if (!settled) {
-            failures.add(new CommandException("verbs this controller held were still unanswered " + SETTLE.toSeconds()
-                    + " s after it handed the queue over; the broker gives them to the next controller"));
+            failures.add(new CommandException("verbs this controller held were still unanswered "
+                    + HandoverSettings.text(settle) + " after it handed the queue over; the broker gives them to the "
+                    + "next controller"));
         }
         failures.addAll(opened.closeAll());
         LOG.info("controller stopped mode=mesh instance={}", instance);

@@ -15,6 +15,7 @@ import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -88,6 +89,11 @@ final class ServeCommand implements Callable<Integer> {
             description = "A mesh file whose nodes, modules and assignments are loaded when the store is empty.")
     private Path mesh;
 
+    @Option(names = "--handover", paramLabel = "NAME=VALUE", mapFallbackValue = "",
+            description = "One of the handover's timings, over its MESH_HANDOVER_* variable (docs/cli.md lists "
+                    + "them and the rules between them), e.g. --handover lease=3s. The mesh's controller only.")
+    private Map<String, String> handover = new LinkedHashMap<>();
+
     /** A class of the development parts' embedded PostgreSQL, to find whether they are there. */
     private static final String EMBEDDED_SERVER = "io.zonky.test.db.postgres.embedded.EmbeddedPostgres";
 
@@ -160,6 +166,10 @@ final class ServeCommand implements Callable<Integer> {
         if (!dev) {
             return serveMesh();
         }
+        if (!handover.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--handover sets the timings of the handover between "
+                    + "controllers on the broker; --dev runs a controller alone, with none: leave --handover out");
+        }
         requireDevelopmentParts();
         if (http == null) {
             http = DEV_HTTP;
@@ -190,7 +200,7 @@ final class ServeCommand implements Callable<Integer> {
      * before anything connects), then the --http address, then connects and serves until SIGTERM.
      */
     private int serveMesh() throws InterruptedException {
-        Config.Serve config = Config.forServe(env);
+        Config.Serve config = Config.forServe(env, handover);
         PrintWriter err = err();
         config.warnings().forEach(warning -> err.println("mesh-controller: warning: " + warning));
         err.flush();

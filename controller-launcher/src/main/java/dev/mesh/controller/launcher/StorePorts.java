@@ -1,6 +1,6 @@
 package dev.mesh.controller.launcher;
 
-import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.handover.ControllerLifecycle;
 import dev.mesh.controller.store.ConnectionPool;
 import dev.mesh.controller.store.Endpoint;
 import dev.mesh.controller.store.OneTransaction;
@@ -23,10 +23,11 @@ import java.util.Optional;
  * @param licences the modules' licences
  * @param requests mutating requests' outcomes, fenced like the inventory
  * @param lock the plan lock
- * @param lifecycle the gate in front of plan work, on {@code lock}; starts as standby
+ * @param lifecycle the gate in front of plan work, on {@code lock}; starts as standby, and the handover
+ *     ({@code serve}) or {@link dev.mesh.controller.handover.KeepActive} (the development controller) moves it
  */
 record StorePorts(PgInventory inventory, PgLicences licences, PgRequestRecords requests, PgPlanLock lock,
-        Lifecycle lifecycle) {
+        ControllerLifecycle lifecycle) {
 
     /**
      * Opens the ports; what they hold open is closed by {@code closer}, the life cycle released
@@ -58,8 +59,7 @@ record StorePorts(PgInventory inventory, PgLicences licences, PgRequestRecords r
         OneTransaction inventoryData = OneTransaction.over(inventoryPool.dataSource());
         PgPlanLock unleased = PgPlanLock.of(inventory, inventoryData, instance, PgPlanLock.DEFAULT_WAIT);
         PgPlanLock lock = closer.open(lease.map(unleased::withLease).orElse(unleased));
-        Lifecycle lifecycle = Lifecycle.standby(lock, instance, clock);
-        closer.onClose(lifecycle::release);
+        ControllerLifecycle lifecycle = closer.open(ControllerLifecycle.standby(lock, instance, clock));
         return new StorePorts(PgInventory.fenced(inventoryData, lock), new PgLicences(licencesPool.dataSource()),
                 PgRequestRecords.fenced(inventoryData, lock), lock, lifecycle);
     }

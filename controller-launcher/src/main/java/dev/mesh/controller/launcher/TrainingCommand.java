@@ -5,6 +5,7 @@ import dev.mesh.controller.cli.MeshLoader;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
@@ -134,8 +135,7 @@ final class TrainingCommand implements Callable<Integer> {
     private static void online(Path mesh, Path scratch) {
         Clock clock = Clock.systemUTC();
         MemoryInventory inventory = new MemoryInventory();
-        Lifecycle lifecycle = Lifecycle.standby(LocalPlanLock.create(), "training:1", clock);
-        lifecycle.activate();
+        Lifecycle lifecycle = LocalLifecycle.active(LocalPlanLock.create(), "training:1", clock);
         try (Assembly assembly = Assembly.of(new Verbs.Ports(inventory, Licences.NONE, lifecycle, new MemoryEvents(),
                 new MemoryRequestRecords(), Layout.DEFAULT, clock), Identity.ANYONE, JarVersion.version())) {
             MeshLoader.read(mesh).load(inventory, assembly.verbs());

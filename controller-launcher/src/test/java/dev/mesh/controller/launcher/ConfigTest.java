@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.mesh.controller.cli.ConfigException;
 import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.core.Secret;
+import dev.mesh.controller.handover.HandoverSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -13,6 +14,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -505,6 +507,77 @@ class ConfigTest {
         assertThat(problems(Config::forIdentity)).containsExactly("MESH_STORE_IDENTITY_PORT is not set; set it to the "
                 + "database server's host:port, e.g. 127.0.0.1:5432", "MESH_STORE_IDENTITY_FILE is not set; set it to "
                 + "the path of a JSON file {\"user\", \"password\", \"database\"} readable by this process");
+    }
+
+    // --- the handover's timings ---
+
+    @Test
+    void handover_nothingSet_isTheDefaults() {
+        assertThat(Config.forServe(env).handover()).isEqualTo(HandoverSettings.DEFAULTS);
+    }
+
+    @Test
+    void handover_variables_andAnOptionOverAVariable() {
+        env.put("MESH_HANDOVER_LEASE", "6s");
+        env.put("MESH_HANDOVER_LEASE_RENEWAL", "2s");
+        env.put("MESH_HANDOVER_TICK", "100ms");
+
+        HandoverSettings settings = Config.forServe(env, Map.of("tick", "200ms", "starved-after-ticks", "4")).handover();
+
+        assertThat(settings.lease()).isEqualTo(Duration.ofSeconds(6));
+        assertThat(settings.leaseRenewal()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(settings.tick()).as("the option over the variable").isEqualTo(Duration.ofMillis(200));
+        assertThat(settings.starvedAfter()).isEqualTo(Duration.ofMillis(800));
+        assertThat(settings.settle()).isEqualTo(HandoverSettings.DEFAULTS.settle());
+    }
+
+    @Test
+    void handover_aLeaseNotTwiceItsRenewal_isRefusedNamingBoth_andTheFix() {
+        env.put("MESH_HANDOVER_LEASE", "2s");
+
+        assertThat(problems(e -> Config.forServe(e, Map.of("lease-renewal", "1s")))).containsExactly(
+                "MESH_HANDOVER_LEASE (2s) must be more than twice --handover lease-renewal (1s): one late renewal "
+                        + "would let a standby take over from a controller that runs; raise MESH_HANDOVER_LEASE above "
+                        + "2s or renew more often");
+    }
+
+    @Test
+    void handover_aHeartbeatAsLongAsTheLease_andOneStarvedTick_areRefused() {
+        env.put("MESH_HANDOVER_HEARTBEAT", "3s");
+        env.put("MESH_HANDOVER_STARVED_AFTER_TICKS", "1");
+
+        assertThat(problems(Config::forServe)).hasSize(2).anySatisfy(line -> assertThat(line)
+                .startsWith("MESH_HANDOVER_STARVED_AFTER_TICKS (1) must be 2 or more")).anySatisfy(line -> assertThat(line)
+                .startsWith("MESH_HANDOVER_HEARTBEAT (3s) must be shorter than MESH_HANDOVER_LEASE (3s)"));
+    }
+
+    @Test
+    void handover_aMalformedValue_anUnknownVariable_andAnUnknownOption_areEachAProblem() {
+        env.put("MESH_HANDOVER_SETTLE", "five");
+        env.put("MESH_HANDOVER_LEASES", "3s");
+
+        assertThat(problems(e -> Config.forServe(e, Map.of("tik", "1s")))).containsExactly(
+                "MESH_HANDOVER_LEASES: no handover setting has this name; they are [MESH_HANDOVER_SETTLE, "
+                        + "MESH_HANDOVER_LEASE, MESH_HANDOVER_LEASE_RENEWAL, MESH_HANDOVER_READY_WAIT, "
+                        + "MESH_HANDOVER_HOLDER_LOOK_EVERY, MESH_HANDOVER_TICK, MESH_HANDOVER_STARVED_AFTER_TICKS, "
+                        + "MESH_HANDOVER_HEARTBEAT, MESH_HANDOVER_KEEP_ACTIVE_EVERY]",
+                "--handover tik: no handover setting has this name; they are settle, lease, lease-renewal, "
+                        + "ready-wait, holder-look-every, tick, starved-after-ticks, heartbeat, keep-active-every",
+                "MESH_HANDOVER_SETTLE=five: 'five' is not a duration; give milliseconds or seconds, e.g. 250ms or 5s");
+    }
+
+    @Test
+    void handover_aBadPair_exits2_withTheLine() {
+        env.put("MESH_HANDOVER_HEARTBEAT", "5s");
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = Main.commandLine(env).setErr(new PrintWriter(err));
+
+        int exit = Failures.print(catchThrowableOfType(ConfigException.class, () -> Config.forServe(env)),
+                commandLine, null);
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).startsWith("mesh-controller: MESH_HANDOVER_HEARTBEAT (5s) must be shorter than "
+                + "MESH_HANDOVER_LEASE (3s)").doesNotContain("Exception");
     }
 
     private List<String> problems(Function<Map<String, String>, ?> read) {

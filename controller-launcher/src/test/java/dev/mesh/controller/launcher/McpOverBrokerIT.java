@@ -10,6 +10,7 @@ import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Secret;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryIdentity;
@@ -69,8 +70,7 @@ class McpOverBrokerIT {
     void start() {
         vhost = RabbitVhost.create();
         Clock clock = Clock.systemUTC();
-        Lifecycle lifecycle = Lifecycle.standby(LocalPlanLock.create(), "it-controller:1", clock);
-        lifecycle.activate();
+        Lifecycle lifecycle = LocalLifecycle.active(LocalPlanLock.create(), "it-controller:1", clock);
         inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
         MemoryIdentity identity = new MemoryIdentity();
         identity.add("guest");

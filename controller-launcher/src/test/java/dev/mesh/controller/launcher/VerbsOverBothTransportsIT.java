@@ -13,6 +13,7 @@ import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.ProcessState;
 import dev.mesh.controller.core.Secret;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryIdentity;
@@ -98,8 +99,7 @@ class VerbsOverBothTransportsIT {
             identity.add(principal);
             identity.grant(principal, Verbs.names().toArray(String[]::new));
         }
-        Lifecycle lifecycle = Lifecycle.standby(LocalPlanLock.create(), "contract:1", CLOCK);
-        lifecycle.activate();
+        Lifecycle lifecycle = LocalLifecycle.active(LocalPlanLock.create(), "contract:1", CLOCK);
         assembly = Assembly.of(new Verbs.Ports(inventory, Licences.NONE, lifecycle, new MemoryEvents(),
                 new MemoryRequestRecords(), Layout.DEFAULT, CLOCK), identity, VERSION);
         BearerToken token = BearerToken.random();

@@ -6,6 +6,7 @@ import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
@@ -37,7 +38,7 @@ class StandbyWarmupTest {
     void standby_callsEveryReadVerb_andStatusPastTheJitThresholds_neverAMutatingOne_andChangesNothing()
             throws Exception {
         inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
-        Lifecycle lifecycle = Lifecycle.standby(LocalPlanLock.create(), "warm:1", CLOCK);
+        LocalLifecycle lifecycle = LocalLifecycle.standby(LocalPlanLock.create(), "warm:1", CLOCK);
         Verbs verbs = verbs(lifecycle);
         var before = verbs.call("nodes", null);
 
@@ -55,8 +56,7 @@ class StandbyWarmupTest {
 
     @Test
     void active_stopsAfterTheFirstRound() throws Exception {
-        Lifecycle lifecycle = Lifecycle.standby(LocalPlanLock.create(), "warm:2", CLOCK);
-        lifecycle.activate();
+        Lifecycle lifecycle = LocalLifecycle.active(LocalPlanLock.create(), "warm:2", CLOCK);
 
         Thread warming = StandbyWarmup.start(verbs(lifecycle), identity, "0.0.0-test", lifecycle);
         warming.join(60_000);

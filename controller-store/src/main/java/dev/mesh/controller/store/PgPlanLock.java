@@ -197,28 +197,29 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
      * next plan write or {@link #holding} says so. After a loss, this takes the lock again on a new
      * session, with a new epoch.
      *
-     * @throws VerbException {@code unavailable} when another controller kept the lock past the
-     *     wait, or the database cannot be reached
+     * @return {@link PlanLock.Busy} when another controller kept the lock past the wait,
+     *     {@link PlanLock.Unreachable} when the database cannot be reached or fails
      * @throws IllegalStateException after {@link #close()}
      */
     @Override
-    public Tenure acquire() {
+    public Attempt attempt() {
         turn.lock();
         try {
             refuseIfClosed();
             if (held != null && lost == null) {
-                return held.tenure();
+                return new Taken(held.tenure());
             }
             if (lost != null) {
                 dropSession();
                 held = null;
                 lost = null;
             }
-            Held taken = take();
-            held = taken;
-            LOG.info("plan lock acquired holder={} epoch={} previous={}", holder, taken.epoch(),
-                    taken.tenure().previous().isEmpty() ? "none" : taken.tenure().previous());
-            return taken.tenure();
+            Attempt attempt = take();
+            if (attempt instanceof Taken(Tenure tenure)) {
+                LOG.info("plan lock acquired holder={} epoch={} previous={}", holder, tenure.epoch(),
+                        tenure.previous().isEmpty() ? "none" : tenure.previous());
+            }
+            return attempt;
         } finally {
             turn.unlock();
         }
@@ -409,15 +410,18 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         return new VerbException(VerbException.Code.UNAVAILABLE, why + "; this controller stops planning", "");
     }
 
-    /** Opens the session if it has none (or it ended while idle), takes the lock and the next epoch. */
-    private Held take() {
+    /**
+     * Opens the session if it has none (or it ended while idle), takes the lock and the next epoch; what it
+     * took is {@link #held} from then on.
+     */
+    private Attempt take() {
         for (int attempt = 1; ; attempt++) {
             LockSession current;
             try {
                 current = session();
             } catch (SQLException e) {
-                throw new VerbException(VerbException.Code.UNAVAILABLE,
-                        Failure.message(Database.INVENTORY, endpoint.address(), "take the plan lock", e), "", e);
+                return new Unreachable(Failure.message(Database.INVENTORY, endpoint.address(), "take the plan lock",
+                        e), e);
             }
             long asked = System.nanoTime();
             try {
@@ -429,18 +433,20 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                     dropSession();
                     continue;
                 }
-                throw waitFailed(current, e);
+                return waitFailed(current, e, Duration.ofNanos(System.nanoTime() - asked));
             }
             long locked = System.nanoTime();
             try {
                 Tenure tenure = current.advance(holder);
                 LOG.debug("plan lock taken holder={} epoch={} pid={} waitedMs={} advancedMs={}", holder, tenure.epoch(),
                         current.pid(), (locked - asked) / 1_000_000, (System.nanoTime() - locked) / 1_000_000);
-                return new Held(tenure, current.pid());
+                held = new Held(tenure, current.pid());
+                return new Taken(tenure);
             } catch (DataAccessException e) {
                 dropSession();
-                throw Failure.of(Database.INVENTORY, endpoint, "advance the fencing epoch after taking the plan lock",
-                        e);
+                StoreException failed = Failure.of(Database.INVENTORY, endpoint,
+                        "advance the fencing epoch after taking the plan lock", e);
+                return new Unreachable(failed.getMessage(), failed);
             }
         }
     }
@@ -476,20 +482,22 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         }
     }
 
-    private VerbException waitFailed(LockSession current, DataAccessException e) {
+    private Attempt waitFailed(LockSession current, DataAccessException e, Duration waited) {
         if (LOCK_NOT_AVAILABLE.equals(e.sqlState())) {
             String who;
+            String named;
             try {
                 who = current.leadership();
+                named = who;
             } catch (DataAccessException unreadable) {
-                who = "its holder could not be read: " + Failure.kind(unreadable).text();
+                who = "";
+                named = "its holder could not be read: " + Failure.kind(unreadable).text();
             }
-            return new VerbException(VerbException.Code.UNAVAILABLE, "the plan lock is held by another controller ("
-                    + who + ") and did not come free within " + wait.toMillis() + " ms; retry later", "", e);
+            return new Busy(who, waited, "the plan lock is held by another controller (" + named
+                    + ") and did not come free within " + wait.toMillis() + " ms; retry later");
         }
         dropSession();
-        return new VerbException(VerbException.Code.UNAVAILABLE,
-                Failure.message(Database.INVENTORY, endpoint.address(), "take the plan lock", e), "", e);
+        return new Unreachable(Failure.message(Database.INVENTORY, endpoint.address(), "take the plan lock", e), e);
     }
 
     /** Releases the lock; a session that no longer held it means the lock was lost during the work. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.RequestRecords;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
@@ -55,8 +56,7 @@ class AtomicRequestsIT {
     }
 
     private Verbs verbs(RequestRecords records) {
-        Lifecycle lifecycle = Lifecycle.standby(lock, "ctl-a", Clock.systemUTC());
-        lifecycle.activate();
+        Lifecycle lifecycle = LocalLifecycle.active(lock, "ctl-a", Clock.systemUTC());
         return Verbs.of(new Verbs.Ports(PgInventory.fenced(inventory, lock), Licences.NONE, lifecycle, events,
                 records, Layout.DEFAULT, Clock.systemUTC()));
     }

@@ -4,6 +4,7 @@ import dev.mesh.controller.core.PlanLock;
 import dev.mesh.controller.core.Tenure;
 import dev.mesh.controller.core.VerbException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -11,12 +12,12 @@ import java.util.function.Supplier;
 
 /**
  * A {@link PlanLock} for one process, failing as the store's does: work runs only while the lock is
- * acquired, each {@link #acquire()} after a release or a {@link #lose loss} takes a new epoch, and
+ * acquired, each {@link #attempt()} after a release or a {@link #lose loss} takes a new epoch, and
  * the previous holder is the one that held it before: a {@linkplain Tenure.Planned planned} takeover
  * after a release, a {@linkplain Tenure.Crash crash} after a loss (last seen when it took the lock or
  * at its last {@link #check()}). Several instances can share one
  * {@link Leadership}, as controllers share one store: then only one holds it at a time, and a
- * second {@code acquire} is refused (as the store's lock refuses after its wait).
+ * second {@code attempt} finds it {@link PlanLock.Busy} (as the store's lock does after its wait).
  *
  * <p>Thread-safe.
  */
@@ -61,17 +62,16 @@ public final class LocalPlanLock implements PlanLock {
     }
 
     @Override
-    public Tenure acquire() {
+    public Attempt attempt() {
         turn.lock();
         try {
             if (tenure != null) {
-                return tenure;
+                return new Taken(tenure);
             }
             synchronized (leadership) {
                 if (leadership.held) {
-                    throw new VerbException(VerbException.Code.UNAVAILABLE, "the plan lock is held by another "
-                            + "controller (holder " + leadership.holder + ", epoch " + leadership.epoch + "); retry later",
-                            "");
+                    return new Busy(leadership.holder, Duration.ZERO, "the plan lock is held by another controller "
+                            + "(holder " + leadership.holder + ", epoch " + leadership.epoch + "); retry later");
                 }
                 Instant now = clock.instant();
                 Tenure.Takeover takeover = leadership.epoch == 0 ? new Tenure.First()
@@ -84,7 +84,7 @@ public final class LocalPlanLock implements PlanLock {
                 leadership.released = null;
                 leadership.seen = now;
             }
-            return tenure;
+            return new Taken(tenure);
         } finally {
             turn.unlock();
         }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Hands;
-import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.memory.ForwardingInventory;
@@ -32,7 +32,7 @@ class ExecutorTest {
     private final AtomicInteger rounds = new AtomicInteger();
     private final MemoryInventory memory = new MemoryInventory();
     private final List<RuntimeException> failures = new CopyOnWriteArrayList<>();
-    private final Lifecycle lifecycle = Lifecycle.standby(LocalPlanLock.create(), "test:1", clock);
+    private final LocalLifecycle lifecycle = LocalLifecycle.standby(LocalPlanLock.create(), "test:1", clock);
     private final Execution execution = Execution.of(new Execution.Ports(new ForwardingInventory(memory) {
         @Override
         public List<Node> nodes() {

@@ -1,8 +1,12 @@
-package dev.mesh.controller.core;
+package dev.mesh.controller.handover;
 
+import static dev.mesh.controller.handover.Activations.taken;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.mesh.controller.core.Hands;
+import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,17 +15,17 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** {@link Lifecycle#awaitChange}: told of each transition, so that a caller waits for one without polling. */
-class LifecycleChangesTest {
+class ControllerLifecycleChangesTest {
 
     private static final Duration LONG = Duration.ofSeconds(30);
 
     private final Hands clock = new Hands(Instant.parse("2026-03-01T10:00:00Z"));
-    private final Lifecycle lifecycle = Lifecycle.standby(LocalPlanLock.create(), "ctl-a", clock);
+    private final ControllerLifecycle lifecycle = ControllerLifecycle.standby(LocalPlanLock.create(), "ctl-a", clock);
 
     @Test
     void awaitChange_ofAStatusAlreadyLeft_returnsTheCurrentOneAtOnce() throws InterruptedException {
         Lifecycle.Status standby = lifecycle.status();
-        lifecycle.activate();
+        taken(lifecycle);
 
         assertThat(lifecycle.awaitChange(standby, LONG).role()).isEqualTo(Role.ACTIVE);
     }
@@ -39,7 +43,7 @@ class LifecycleChangesTest {
         });
         await().atMost(Duration.ofSeconds(10)).until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
 
-        lifecycle.activate();
+        taken(lifecycle);
 
         // A lost wake-up would hold the waiter for its whole 30 s.
         assertThat(woken.get(10, TimeUnit.SECONDS).role()).isEqualTo(Role.ACTIVE);
@@ -47,7 +51,7 @@ class LifecycleChangesTest {
 
     @Test
     void eachTransition_wakesAWaiter_releasingAndReleaseToo() throws InterruptedException {
-        lifecycle.activate();
+        taken(lifecycle);
         Lifecycle.Status active = lifecycle.status();
         lifecycle.release();
 

@@ -1,5 +1,6 @@
-package dev.mesh.controller.core.verbs;
+package dev.mesh.controller.handover;
 
+import static dev.mesh.controller.handover.Activations.taken;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,12 +8,14 @@ import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.PlanLock;
 import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryRequestRecords;
+import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,9 +31,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Two controllers on one leadership, as two processes on one store: the gate lets only the active
  * one change anything; the standby answers reads and refuses every mutating verb, naming the
- * active one. Roles are set through {@link Lifecycle}, the port the handover drives.
+ * active one. Roles are set through {@link ControllerLifecycle}'s transitions, as the handover sets them.
  */
-class StandbyTest {
+class StandbyVerbsTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-12-01T09:00:00Z"), ZoneOffset.UTC);
@@ -38,9 +41,9 @@ class StandbyTest {
 
     private final MemoryInventory inventory = new MemoryInventory();
     private final LocalPlanLock.Leadership leadership = new LocalPlanLock.Leadership();
-    private final Lifecycle first = Lifecycle.standby(LocalPlanLock.sharing(leadership, "ctl-a:1", CLOCK), "ctl-a:1",
+    private final ControllerLifecycle first = ControllerLifecycle.standby(LocalPlanLock.sharing(leadership, "ctl-a:1", CLOCK), "ctl-a:1",
             CLOCK);
-    private final Lifecycle second = Lifecycle.standby(LocalPlanLock.sharing(leadership, "ctl-b:2", CLOCK), "ctl-b:2",
+    private final ControllerLifecycle second = ControllerLifecycle.standby(LocalPlanLock.sharing(leadership, "ctl-b:2", CLOCK), "ctl-b:2",
             CLOCK);
     private final Verbs active = verbs(first);
     private final Verbs standby = verbs(second);
@@ -53,7 +56,7 @@ class StandbyTest {
     @BeforeEach
     void aMeshWithOneModule() throws Exception {
         inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
-        first.activate();
+        taken(first);
         active.call("push", JSON.createObjectNode().put("manifest",
                 Files.readString(Path.of("../examples/modules/mesh-store.json"))));
     }
@@ -133,7 +136,7 @@ class StandbyTest {
     @Test
     void handover_theSuccessorTakesANewEpoch_andNamesItsPredecessor() throws Exception {
         first.release();
-        second.activate();
+        taken(second);
 
         standby.call("assign", arguments("assign"));
 
@@ -151,10 +154,10 @@ class StandbyTest {
 
     @Test
     void whileBothAreActiveCandidates_onlyOneHoldsTheLock() {
-        assertThatThrownBy(second::activate)
-                .isInstanceOfSatisfying(VerbException.class, e -> {
-                    assertThat(e.code()).isEqualTo(VerbException.Code.UNAVAILABLE);
-                    assertThat(e.getMessage()).contains("held by another controller (holder ctl-a:1, epoch 1)");
+        assertThat(second.activate(new MemoryEvents()))
+                .isInstanceOfSatisfying(PlanLock.Busy.class, busy -> {
+                    assertThat(busy.holder()).isEqualTo("ctl-a:1");
+                    assertThat(busy.why()).contains("held by another controller (holder ctl-a:1, epoch 1)");
                 });
         assertThat(second.status().role().label()).isEqualTo("standby");
     }
@@ -167,16 +170,16 @@ class StandbyTest {
                 .isInstanceOfSatisfying(VerbException.class, e -> assertThat(e.getMessage())
                         .startsWith("this controller (ctl-a:1) is releasing and changes nothing"));
         first.release();
-        assertThat(second.activate().epoch()).isEqualTo(2);
+        assertThat(taken(second).epoch()).isEqualTo(2);
     }
 
     @Test
     void aLostLock_dropsTheControllerToStandby_andTheNextActivationTakesANewEpoch() throws Exception {
         LocalPlanLock lock = LocalPlanLock.sharing(new LocalPlanLock.Leadership(), "ctl-c:3", CLOCK);
-        Lifecycle lifecycle = Lifecycle.standby(lock, "ctl-c:3", CLOCK);
+        ControllerLifecycle lifecycle = ControllerLifecycle.standby(lock, "ctl-c:3", CLOCK);
         Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, lifecycle, new MemoryEvents(),
                 RequestRecords.NONE, Layout.DEFAULT, CLOCK));
-        assertThat(lifecycle.activate().epoch()).isEqualTo(1);
+        assertThat(taken(lifecycle).epoch()).isEqualTo(1);
 
         lock.lose();
         assertThatThrownBy(() -> verbs.call("assign", arguments("assign")))
@@ -184,10 +187,10 @@ class StandbyTest {
                         .isEqualTo(VerbException.Code.UNAVAILABLE));
 
         assertThat(lifecycle.status().role().label()).isEqualTo("standby");
-        assertThat(lifecycle.activate().epoch()).isEqualTo(2);
+        assertThat(taken(lifecycle).epoch()).isEqualTo(2);
         lock.lose();
         assertThat(lifecycle.verify().role().label()).as("found lost without any verb").isEqualTo("standby");
-        assertThat(lifecycle.activate().epoch()).isEqualTo(3);
+        assertThat(taken(lifecycle).epoch()).isEqualTo(3);
         verbs.call("assign", arguments("assign"));
         assertThat(inventory.assignments()).hasSize(1);
     }

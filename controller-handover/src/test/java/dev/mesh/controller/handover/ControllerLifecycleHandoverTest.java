@@ -1,8 +1,13 @@
-package dev.mesh.controller.core;
+package dev.mesh.controller.handover;
 
+import static dev.mesh.controller.handover.Activations.taken;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import dev.mesh.controller.core.Events;
+import dev.mesh.controller.core.Hands;
+import dev.mesh.controller.core.Lifecycle;
+import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import java.time.Duration;
@@ -10,11 +15,11 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Lifecycle#activate(Events)}: every activation that takes the lock publishes one
+ * {@link ControllerLifecycle#activate(Events)}: every activation that takes the lock publishes one
  * {@code handover} event, and {@code status} names the controller it took over from, after a planned
  * release and after a crash alike.
  */
-class LifecycleHandoverTest {
+class ControllerLifecycleHandoverTest {
 
     private static final Instant START = Instant.parse("2026-03-01T10:00:00Z");
 
@@ -22,13 +27,13 @@ class LifecycleHandoverTest {
     private final LocalPlanLock.Leadership leadership = new LocalPlanLock.Leadership();
     private final LocalPlanLock lockA = LocalPlanLock.sharing(leadership, "ctl-a", clock);
     private final LocalPlanLock lockB = LocalPlanLock.sharing(leadership, "ctl-b", clock);
-    private final Lifecycle a = Lifecycle.standby(lockA, "ctl-a", clock);
-    private final Lifecycle b = Lifecycle.standby(lockB, "ctl-b", clock);
+    private final ControllerLifecycle a = ControllerLifecycle.standby(lockA, "ctl-a", clock);
+    private final ControllerLifecycle b = ControllerLifecycle.standby(lockB, "ctl-b", clock);
     private final MemoryEvents events = new MemoryEvents();
 
     @Test
     void activate_first_publishesAHandoverFromNoOne_withoutAGap() {
-        Lifecycle.Status status = a.activate(events);
+        Lifecycle.Status status = taken(a, events);
 
         assertThat(status.previous()).isEmpty();
         assertThat(events.events()).singleElement().satisfies(event -> {
@@ -40,21 +45,21 @@ class LifecycleHandoverTest {
 
     @Test
     void activate_whenAlreadyActive_publishesNothing() {
-        a.activate(events);
-        a.activate(events);
-        a.activate();
+        taken(a, events);
+        taken(a, events);
+        taken(a);
 
         assertThat(events.events()).hasSize(1);
     }
 
     @Test
     void activate_afterAPlannedRelease_namesThePreviousAndTheGapSinceTheRelease() {
-        a.activate(events);
+        taken(a, events);
         clock.advance(Duration.ofSeconds(5));
         a.release();
         clock.advance(Duration.ofMillis(37));
 
-        Lifecycle.Status status = b.activate(events);
+        Lifecycle.Status status = taken(b, events);
 
         assertThat(status.previous()).isEqualTo("ctl-a");
         assertThat(status.epoch()).isEqualTo(2);
@@ -65,13 +70,13 @@ class LifecycleHandoverTest {
 
     @Test
     void activate_afterACrash_namesThePrevious_andTheGapSinceItWasLastSeen() {
-        a.activate(events);
+        taken(a, events);
         clock.advance(Duration.ofSeconds(3));
         a.verify();
         clock.advance(Duration.ofMillis(800));
         lockA.lose();
 
-        Lifecycle.Status status = b.activate(events);
+        Lifecycle.Status status = taken(b, events);
 
         assertThat(status.previous()).isEqualTo("ctl-a");
         assertThat(status.active()).isEqualTo("ctl-b");
@@ -83,12 +88,12 @@ class LifecycleHandoverTest {
 
     @Test
     void activate_again_afterItsOwnLockWasLost_isACrashTakeoverFromItself() {
-        a.activate(events);
+        taken(a, events);
         lockA.lose();
         a.verify();
         clock.advance(Duration.ofMillis(250));
 
-        Lifecycle.Status status = a.activate(events);
+        Lifecycle.Status status = taken(a, events);
 
         assertThat(status.previous()).isEqualTo("ctl-a");
         assertThat(events.events().getLast().payload()).contains(entry("how", "crash"), entry("gapMs", 250L),
