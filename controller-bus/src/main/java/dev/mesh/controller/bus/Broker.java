@@ -30,12 +30,12 @@ import org.slf4j.LoggerFactory;
 public final class Broker implements AutoCloseable {
 
     /**
-     * The AMQP heartbeat asked for, in seconds. RabbitMQ closes a connection it heard nothing from for two to
-     * three heartbeats, and only then feeds the next single-active consumer: with 5 s a frozen controller
-     * (SIGSTOP) held the verbs for 10.7 s (the handover driver's {@code stop-30}), with 2 s for 3.6–6.0 s, at
-     * the 6 s the handover's target allows; with 1 s for 2.0–2.9 s (docs/handover.md). A live controller is
-     * not at risk of being dropped for it: it publishes a tick every tick period ({@link FeedTimings}), and any
-     * traffic counts as a heartbeat; only a process stalled for two seconds is.
+     * The AMQP heartbeat asked for by default, in seconds (the handover's settings may ask for another). RabbitMQ
+     * closes a connection it heard nothing from for two to three heartbeats, and only then feeds the next
+     * single-active consumer: the heartbeat bounds how long a frozen controller (SIGSTOP) holds the verbs
+     * (docs/handover.md, docs/benchmarks.md). A live controller is not at risk of being dropped for it: it
+     * publishes a tick every tick period ({@link FeedTimings}), and any traffic counts as a heartbeat; only a
+     * process stalled for two heartbeats is.
      */
     public static final int HEARTBEAT_SECONDS = 1;
     /** How long to wait between reconnection attempts, in milliseconds. */

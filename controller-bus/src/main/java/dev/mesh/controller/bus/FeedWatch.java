@@ -1,7 +1,9 @@
 package dev.mesh.controller.bus;
 
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -158,5 +160,16 @@ final class FeedWatch implements AutoCloseable {
             closed = true;
         }
         notifier.shutdown();
+    }
+
+    /**
+     * After {@link #close()}: waits until the listener was told everything it was to be told.
+     *
+     * @param wait how long at most
+     * @return whether it was
+     * @throws InterruptedException when interrupted while waiting
+     */
+    boolean drained(Duration wait) throws InterruptedException {
+        return notifier.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS);
     }
 }

@@ -20,6 +20,7 @@ import dev.mesh.controller.manifest.Layout;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -27,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -203,9 +205,9 @@ class ActivationIT {
             assertThat(status.getProperties().getHeaders().get("instance")).hasToString(other.instance);
         }
         // The recovered connection consumes again, as a standby: it is not fed again.
-        Thread.sleep(2_000);
-        assertThat(fed.transport.fed()).as("the recovered one, a standby consumer now").isFalse();
-        assertThat(other.transport.fed()).isTrue();
+        Awaitility.await("the recovered one, a standby consumer now, is not fed; the other one is")
+                .during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(20))
+                .until(() -> !fed.transport.fed() && other.transport.fed());
         assertThat(Topology.deadLetters(admin)).as("no tick, no verb dead-lettered").isZero();
     }
 
@@ -318,12 +320,9 @@ class ActivationIT {
         verbs.call("push", arguments);
     }
 
-    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(condition.getAsBoolean()).as("within 5 s").isTrue();
+    private static void waitFor(java.util.function.BooleanSupplier condition) {
+        Awaitility.await("within 5 s").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+                .until(condition::getAsBoolean);
     }
 
     private static void sleep(long ms) {

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -115,11 +116,10 @@ class BrokerConsumersIT {
         waitFor(1_000, () -> a.role() == Role.ACTIVE || b.role() == Role.ACTIVE);
         System.out.printf("BrokerConsumersIT: one active %.0f ms after the first start%n",
                 (System.nanoTime() - started) / 1e6);
-        Thread.sleep(1_000);
         Controller active = a.role() == Role.ACTIVE ? a : b;
         Controller standby = active == a ? b : a;
-        assertThat(standby.role()).as("exactly one active, a second later too").isEqualTo(Role.STANDBY);
-        assertThat(active.role()).isEqualTo(Role.ACTIVE);
+        holdsFor(1_000, "exactly one active, during a second", () -> active.role() == Role.ACTIVE
+                && standby.role() == Role.STANDBY);
 
         pushMeshStore();
         try (Caller guest = new Caller(vhost.name(), "guest", "guest")) {
@@ -154,8 +154,7 @@ class BrokerConsumersIT {
         previous.acquire();
         Controller next = controller("it-next:3");
         waitFor(2_000, () -> next.consumers.verbs().orElseThrow().fed());
-        Thread.sleep(500);
-        assertThat(next.role()).as("fed, but the lock is held").isEqualTo(Role.STANDBY);
+        holdsFor(500, "fed, but the lock is held: a standby", () -> next.role() == Role.STANDBY);
 
         long released = System.nanoTime();
         previous.release();
@@ -175,11 +174,14 @@ class BrokerConsumersIT {
         verbs.call("push", arguments);
     }
 
-    private static void waitFor(long ms, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(condition.getAsBoolean()).as("within " + ms + " ms").isTrue();
+    private static void waitFor(long ms, BooleanSupplier condition) {
+        Awaitility.await("within " + ms + " ms").atMost(Duration.ofMillis(ms)).pollInterval(Duration.ofMillis(5))
+                .until(condition::getAsBoolean);
+    }
+
+    /** Holds for {@code ms}: what must not change in that time. */
+    private static void holdsFor(long ms, String what, BooleanSupplier condition) {
+        Awaitility.await(what).during(Duration.ofMillis(ms)).atMost(Duration.ofMillis(ms + 1_000))
+                .pollInterval(Duration.ofMillis(5)).until(condition::getAsBoolean);
     }
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -152,11 +153,9 @@ class FactsWriterTest {
         assertThat(inventory.recorded).isEmpty();
     }
 
-    private void awaitWritten(long count) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (writer.written() < count && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+    private void awaitWritten(long count) {
+        Awaitility.await(count + " written").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+                .until(() -> writer.written() >= count);
         assertThat(writer.written()).isEqualTo(count);
     }
 

@@ -2,11 +2,13 @@ package dev.mesh.controller.bus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class FeedWatchTest {
@@ -28,9 +30,14 @@ class FeedWatchTest {
     }, now::get, "q", STARVED_AFTER_MS);
 
     private List<String> toldAfterClose() throws InterruptedException {
-        watch.close();
-        Thread.sleep(50); // the notifier runs what was told before it stops
+        closeAndDrain(watch);
         return told;
+    }
+
+    /** Closes, and waits until the notifier ran everything that was told before it stopped. */
+    private static void closeAndDrain(FeedWatch watch) throws InterruptedException {
+        watch.close();
+        assertThat(watch.drained(Duration.ofSeconds(5))).as("the listener told everything").isTrue();
     }
 
     @Test
@@ -106,8 +113,7 @@ class FeedWatchTest {
         now.addAndGet(STARVED_AFTER_MS + 1);
         still.check();
         still.check();
-        still.close();
-        Thread.sleep(50);
+        closeAndDrain(still);
 
         assertThat(all).containsExactly("fed", "still", "still", "starved");
     }
@@ -162,21 +168,16 @@ class FeedWatchTest {
         busy.arrived(); // and fed again before the listener's turn came
         busy.handled();
         lockTaken.countDown();
-        Thread.sleep(100);
-        assertThat(heard).as("fed, and told nothing more: it is fed").containsExactly("fed");
-        busy.close();
-        Thread.sleep(100);
+        closeAndDrain(busy);
 
-        assertThat(heard).as("no late starved: it would have made a just-activated controller let go")
-                .containsExactly("fed", "starved");
+        // A late starved would read fed, starved, fed (told again), starved (the close's).
+        assertThat(heard).as("no late starved: it would have made a just-activated controller let go; only "
+                + "the close's").containsExactly("fed", "starved");
     }
 
-    private static void awaitTold(List<String> told, int size) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (told.size() < size && System.nanoTime() < deadline) {
-            Thread.sleep(2);
-        }
-        assertThat(told).hasSizeGreaterThanOrEqualTo(size);
+    private static void awaitTold(List<String> told, int size) {
+        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(2))
+                .until(() -> told.size() >= size);
     }
 
     private static void await(CountDownLatch latch) {

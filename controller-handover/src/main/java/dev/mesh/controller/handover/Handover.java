@@ -161,6 +161,11 @@ public final class Handover {
             switch (lifecycle.status().role()) {
                 case ACTIVE -> {
                     if (lifecycle.verify().role() == Role.ACTIVE) {
+                        // Let go as a planned release does: no new plan work, the consumers handed over, what
+                        // this controller holds settled under the lock, then the lock released.
+                        lifecycle.releasing();
+                        consumers.handOver();
+                        consumers.settled(settle);
                         lifecycle.release();
                     }
                     lifecycle.takeLoss();

@@ -224,4 +224,47 @@ class HandoverTest {
                 .hasMessage("the time a release waits for its deliveries to be acknowledged must be 0 or more, "
                         + "not PT-1S");
     }
+
+    @Test
+    void starved_stillHoldingTheLock_letsGoInTheReleasesOrder_thenRejoins() {
+        List<String> steps = new ArrayList<>();
+        Handover handover = Handover.start(lifecycleA, recording(steps), SETTLE);
+        consumersA.feed();
+
+        consumersA.starve();
+
+        assertThat(steps).as("handed over and settled under the lock, as a planned release; then rejoined")
+                .containsExactly("handOver role=releasing locked=true", "settled role=releasing locked=true",
+                        "handOver role=standby locked=false", "rejoin");
+        assertThat(handover.status().role()).isEqualTo(Role.STANDBY);
+        assertThat(consumersA.consuming()).isTrue();
+    }
+
+    /** Consumers A, recording each step the handover takes, with the role and whether lock A is held then. */
+    private Consumers recording(List<String> steps) {
+        return new Consumers() {
+            @Override
+            public void start(Listener listener) {
+                consumersA.start(listener);
+            }
+
+            @Override
+            public void handOver() {
+                steps.add("handOver role=" + lifecycleA.status().role().label() + " locked=" + lockA.tenure().isPresent());
+                consumersA.handOver();
+            }
+
+            @Override
+            public void rejoin() {
+                steps.add("rejoin");
+                consumersA.rejoin();
+            }
+
+            @Override
+            public boolean settled(Duration wait) {
+                steps.add("settled role=" + lifecycleA.status().role().label() + " locked=" + lockA.tenure().isPresent());
+                return consumersA.settled(wait);
+            }
+        };
+    }
 }

@@ -209,8 +209,8 @@ final class MeshController implements AutoCloseable {
      * Waits at most {@code wait} for the broker to make this controller active: a standby stays one. A standby
      * beside another controller that holds the plan lock is ready once it is warm ({@link StandbyWarmup}): the
      * broker feeds the holder, not it, and a host stops the old one when the new one is ready (an upgrade's
-     * overlap), so the new one must by then answer as fast as the old one did: ready before its warm-up ended,
-     * it took over cold, with gaps three to five times the planned handover's (docs/benchmarks.md).
+     * overlap), so the new one must by then answer as fast as the old one did, not take over cold
+     * (docs/handover.md, "Warm standby").
      */
     private static void awaitReady(ControllerLifecycle lifecycle, Thread warmup, Duration wait, Duration lookEvery) {
         long started = System.nanoTime();

@@ -26,6 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -67,11 +69,13 @@ class FactsBurstIT {
             FactsIn.Counts counts;
             try {
                 publishAll();
-                long deadline = System.nanoTime() + PATIENCE.toNanos();
-                for (counts = in.counts(); counts.written() < NODES && System.nanoTime() < deadline;
-                        counts = in.counts()) {
-                    Thread.sleep(100);
+                try {
+                    Awaitility.await("all written").atMost(PATIENCE).pollInterval(Duration.ofMillis(100))
+                            .until(() -> in.counts().written() >= NODES);
+                } catch (ConditionTimeoutException e) {
+                    // Told below with the counts: how far it came.
                 }
+                counts = in.counts();
                 // Written equals received: nothing waits in the writer's queue or in a held batch.
                 assertThat(counts.received()).as("received, " + counts).isEqualTo(NODES);
                 assertThat(counts.written()).as("written within " + PATIENCE.toSeconds() + " s, " + counts)

@@ -9,6 +9,7 @@ import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.Listening;
 import dev.mesh.controller.testing.LocalRabbit;
 import java.io.File;
 import java.io.IOException;
@@ -290,20 +291,20 @@ class GenesisToStatusIT {
                 + "\nkey = " + tls.resolve("server.key") + "\n");
         Process process = new ProcessBuilder("stunnel", configuration.toString()).redirectErrorStream(true)
                 .redirectOutput(tls.resolve("stunnel.log").toFile()).start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            try (Socket probe = new Socket()) {
-                probe.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), TLS_PORT), 500);
-                return process;
-            } catch (IOException notYet) {
-                if (!process.isAlive() || System.nanoTime() > deadline) {
-                    process.destroyForcibly();
-                    throw new AssertionError("stunnel did not listen on " + TLS_PORT + " (install it: apt-get "
-                            + "install -y stunnel4): " + Files.readString(tls.resolve("stunnel.log")));
-                }
-                Thread.sleep(100);
-            }
+        try {
+            Listening.await("stunnel (install it: apt-get install -y stunnel4)", TLS_PORT, process,
+                    Duration.ofSeconds(30), () -> {
+                        try {
+                            return Files.readString(tls.resolve("stunnel.log"));
+                        } catch (IOException e) {
+                            return "(no log: " + e.getMessage() + ")";
+                        }
+                    });
+        } catch (AssertionError e) {
+            process.destroyForcibly();
+            throw e;
         }
+        return process;
     }
 
     /** Runs a command to its end in {@code directory}; fails unless it exits 0. */

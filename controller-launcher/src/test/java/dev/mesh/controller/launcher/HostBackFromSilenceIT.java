@@ -11,6 +11,7 @@ import dev.mesh.controller.store.TestDatabases;
 import dev.mesh.controller.testing.LocalRabbit;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -103,8 +104,9 @@ class HostBackFromSilenceIT {
         // The executor sends again to a node it saw silent at the end of a round; rounds run every EXECUTOR_TICK, so
         // a host back within a few milliseconds of turning silent may not have been seen silent by any.
         // Stay silent for a few rounds, as a host down for a while does.
-        Thread.sleep(MeshController.EXECUTOR_TICK.multipliedBy(6).toMillis());
-        assertThat(host.received()).as("nothing received while stopped").containsExactly(first);
+        Awaitility.await("nothing received while stopped, six rounds long")
+                .during(MeshController.EXECUTOR_TICK.multipliedBy(6)).atMost(PATIENCE)
+                .until(() -> host.received().equals(List.of(first)));
 
         host.start();
 

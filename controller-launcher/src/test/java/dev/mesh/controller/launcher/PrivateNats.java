@@ -1,11 +1,11 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.testing.Listening;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -48,19 +48,20 @@ final class PrivateNats implements AutoCloseable {
         Process process = new ProcessBuilder(BINARY.toString(), "-c", conf.toString()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
         PrivateNats nats = new PrivateNats(process, port);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (true) {
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return nats;
-            } catch (IOException notYet) {
-                if (!process.isAlive() || System.nanoTime() > deadline) {
-                    nats.close();
-                    throw new AssertionError("nats-server did not listen on 127.0.0.1:" + port + ": "
-                            + Files.readString(log));
-                }
-                Thread.sleep(50);
-            }
+        try {
+            Listening.await("nats-server", port, process, Duration.ofSeconds(10), () -> read(log));
+        } catch (AssertionError e) {
+            nats.close();
+            throw e;
+        }
+        return nats;
+    }
+
+    private static String read(Path log) {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "(its log " + log + " could not be read: " + e.getMessage() + ")";
         }
     }
 

@@ -1,13 +1,14 @@
 package dev.mesh.controller.core.execute;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Hands;
-import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.ModuleVersion;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.memory.ForwardingInventory;
+import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.LocalPlanLock;
 import dev.mesh.controller.core.memory.MemoryBuilders;
 import dev.mesh.controller.core.memory.MemoryDeliveries;
@@ -17,6 +18,7 @@ import dev.mesh.controller.manifest.Layout;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -62,39 +64,38 @@ class ExecutorTest {
         return executor;
     }
 
-    private void awaitRounds(int atLeast) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (rounds.get() < atLeast) {
-            assertThat(System.nanoTime()).as("%d rounds within %s", atLeast, PATIENCE).isLessThan(deadline);
-            Thread.sleep(5);
-        }
+    private void awaitRounds(int atLeast) {
+        await(atLeast + " rounds").atMost(PATIENCE).pollInterval(Duration.ofMillis(5))
+                .until(() -> rounds.get() >= atLeast);
+    }
+
+    /** Holds for {@code time}: ten ticks, say, in which nothing is to happen. */
+    private static void holdsDuring(Duration time, String what, Callable<Boolean> condition) {
+        await(what).during(time).atMost(time.plus(PATIENCE)).pollInterval(Duration.ofMillis(5)).until(condition);
     }
 
     @Test
-    void aStandby_runsNoRound_evenWhenToldOfChanges() throws InterruptedException {
+    void aStandby_runsNoRound_evenWhenToldOfChanges() {
         start();
         executor.changed();
-        Thread.sleep(TICK.toMillis() * 10);
 
-        assertThat(rounds).hasValue(0);
+        holdsDuring(TICK.multipliedBy(10), "no round, ten ticks long", () -> rounds.get() == 0);
     }
 
     @Test
-    void becomingActive_runsARound_withoutAChange_thenTicksRunNoneWhileNothingIsLeft()
-            throws InterruptedException {
+    void becomingActive_runsARound_withoutAChange_thenTicksRunNoneWhileNothingIsLeft() {
         start();
         lifecycle.activate();
         awaitRounds(1);
 
-        Thread.sleep(TICK.toMillis() * 10);
-        assertThat(rounds).as("an idle mesh costs no rounds").hasValue(1);
+        holdsDuring(TICK.multipliedBy(10), "an idle mesh costs no rounds, ten ticks long", () -> rounds.get() == 1);
 
         executor.changed();
         awaitRounds(2);
     }
 
     @Test
-    void aNodeSentARevisionItDoesNotRunYet_isWatched_aBareNodeIsNot() throws InterruptedException {
+    void aNodeSentARevisionItDoesNotRunYet_isWatched_aBareNodeIsNot() {
         memory.report(new Node("alpha", "10.0.0.1", "debian-12"));
         memory.report(new Node("beta", "10.0.0.2", "debian-12"));
         memory.push(ModuleVersion.parse("{\"module\": \"data\", \"version\": \"1\", \"resources\": [{\"id\": "
@@ -111,8 +112,8 @@ class ExecutorTest {
         executor.changed();
         awaitRounds(4);
         int after = rounds.get();
-        Thread.sleep(Executor.WATCH_EVERY.toMillis() * 2);
         assertThat(execution.watching()).as("beta never ran anything, alpha applied").isFalse();
-        assertThat(rounds.get()).as("no more rounds once nothing is outstanding").isLessThanOrEqualTo(after + 1);
+        holdsDuring(Executor.WATCH_EVERY.multipliedBy(2), "no more rounds once nothing is outstanding, two watch "
+                + "periods long", () -> rounds.get() <= after + 1);
     }
 }
