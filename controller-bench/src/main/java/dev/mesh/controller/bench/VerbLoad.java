@@ -9,6 +9,7 @@ import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,6 +46,8 @@ final class VerbLoad implements AutoCloseable {
     static final String LOAD_MODULE = "handover-load";
     static final String APP_MODULE = "handover-app";
     private static final int NODES = 8;
+    /** How long the controllers may take to know the driver's nodes: a few of their readings of the principals. */
+    private static final Duration KNOWN_WITHIN = Duration.ofSeconds(30);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** What a request is. */
@@ -117,8 +120,9 @@ final class VerbLoad implements AutoCloseable {
     }
 
     /**
-     * Connects, makes the driver's nodes known (facts), pushes {@code handover-app}, then sends nothing until
-     * {@link #start()}.
+     * Connects and makes the driver's nodes known: enrolled, then their facts published until the inventory
+     * holds every one of them (an active controller takes facts only from the principals it has read, and it
+     * reads them again every few seconds); then sends nothing until {@link #start()}.
      *
      * @param mesh where
      * @param run a short name of the run's own, which names its nodes and versions
@@ -133,8 +137,28 @@ final class VerbLoad implements AutoCloseable {
         // Its nodes principals, so that the controllers take their facts (docs/security.md).
         mesh.enroll(load.nodes);
         nats.flush(Duration.ofSeconds(5));
-        load.publishFacts();
+        load.awaitNodesKnown(mesh, KNOWN_WITHIN);
         return load;
+    }
+
+    private void awaitNodesKnown(HandoverMesh mesh, Duration within) throws InterruptedException, TimeoutException {
+        String known = "SELECT count(*) FROM nodes WHERE name IN ('" + String.join("', '", nodes) + "')";
+        long deadline = System.nanoTime() + within.toNanos();
+        try {
+            while (true) {
+                publishFacts();
+                if (HandoverDriver.count(mesh, known) == nodes.size()) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new TimeoutException("the driver's nodes were not in the inventory " + within.toSeconds()
+                            + " s after their facts; is an active controller consuming mesh.nodes.*.facts?");
+                }
+                Thread.sleep(500);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the run's inventory: " + e.getMessage(), e);
+        }
     }
 
 
