@@ -12,14 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +42,13 @@ import org.slf4j.LoggerFactory;
  * and where the kernel groups by session (Linux's autogroup), the cores are shared between processes,
  * not threads, so that a new JVM starting its many threads beside the active controller slows it less.
  *
+ * <p>What a new version costs before it serves runs in the background, as a host's background work
+ * should: the archive's digest and unpacking (in processes of their own, not in the host's), its
+ * preparation, and the new process until it is ready, each with a low CPU weight (its session's
+ * autogroup at nice {@value #BACKGROUND_NICE}), raised to the normal weight once the process is ready.
+ * With two cores, a version that serves and a version that starts beside it, the one that serves keeps
+ * its share (docs/upgrade.md, "What a host does").
+ *
  * <p>A process is told where to say it is ready: {@code MESH_READY_FILE}, a file it writes when it
  * serves (the controller's {@code serve} does once it consumes its queues). One restarted with overlap
  * must write it; any other is also ready once it has stayed alive for a check interval.
@@ -59,6 +62,26 @@ final class RealProcesses implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(20);
     /** What starts a command in a session of its own, or nothing where the system has no setsid. */
     private static final List<String> OWN_SESSION = ownSession();
+    /** The autogroup nice of a session in the background: a CPU weight of about a tenth of a normal one. */
+    static final int BACKGROUND_NICE = 10;
+    /** Run by sh in the new session before it execs the command: the session's CPU weight lowered. */
+    private static final String IN_BACKGROUND = "echo " + BACKGROUND_NICE + " > /proc/self/autogroup 2>/dev/null; "
+            + "exec \"$0\" \"$@\"";
+    /**
+     * Digests and unpacks the archive on standard input in one read: tee hands every byte to tar and, through a
+     * named pipe, to sha256sum, and goes on feeding the digest when tar stops reading ({@code -p}), so that the
+     * digest is the whole archive's whatever tar thought of it. Exits with tar's status, 3 when the digest
+     * failed. $1 the named pipe, $2 the digest's file, $3 the directory, $4 tar's compression option or nothing.
+     */
+    private static final String UNPACK = """
+            mkfifo "$1" || exit 3
+            sha256sum < "$1" > "$2" & digest=$!
+            tee -p "$1" | tar -x $4 -f - -C "$3"
+            unpacked=$?
+            wait "$digest" || unpacked=3
+            rm -f "$1"
+            exit "$unpacked"
+            """;
 
     /** One process this host started, and when it became ready (null until then). */
     private static final class Running {
@@ -237,7 +260,7 @@ final class RealProcesses implements AutoCloseable {
 
     /**
      * The directory the artifact's archive is unpacked in: unless it is there, the archive is got and unpacked in
-     * one stream (tar reads what arrives while its SHA-256 is computed), into a directory that becomes the
+     * one read (tar and sha256sum are handed the same bytes as they arrive), into a directory that becomes the
      * version's only once the digest is the one pinned; nothing of an archive refused is kept, and nothing of it
      * runs before the check.
      */
@@ -276,49 +299,54 @@ final class RealProcesses implements AutoCloseable {
     }
 
     /**
-     * Gets the archive and unpacks it into {@code partial} as it arrives ({@code tar -xz} reading its standard
-     * input), refusing it when its SHA-256 is not the one pinned or tar fails.
+     * Gets the archive and unpacks it into {@code partial} as it arrives, refusing it when its SHA-256 is not the
+     * one pinned or tar fails. The digest and the unpacking run in a session of their own in the background
+     * ({@link #UNPACK}); the host only hands them the archive: a local file as their standard input, anything
+     * else copied to it as it arrives.
      */
     private void fetchInto(Wire.Artifact artifact, Path partial, Path log) throws Refused, IOException {
         URI location = URI.create(artifact.location());
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform provides SHA-256", e);
-        }
         String what = "unpacking the archive at " + location;
-        try (InputStream in = new BufferedInputStream(new DigestInputStream(open(location), sha), 1 << 16)) {
-            Process tar = builder(List.of("tar", "-x", compression(in, location), "-f", "-", "-C", partial.toString()),
-                    null, Map.of(), log).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+        Path digest = partial.resolveSibling(partial.getFileName() + ".sha256");
+        Path pipe = partial.resolveSibling(partial.getFileName() + ".pipe");
+        Files.deleteIfExists(digest);
+        Files.deleteIfExists(pipe);
+        try (InputStream in = new BufferedInputStream(open(location), 1 << 16)) {
+            ProcessBuilder unpack = builder(List.of("/bin/sh", "-c", UNPACK, "unpack", pipe.toString(),
+                    digest.toString(), partial.toString(), compression(in, location)), null, Map.of(), log, true);
+            boolean local = "file".equals(location.getScheme());
+            Process unpacking = unpack.redirectInput(local ? ProcessBuilder.Redirect.from(Path.of(location).toFile())
+                    : ProcessBuilder.Redirect.PIPE).start();
             try {
-                try (OutputStream out = tar.getOutputStream()) {
-                    in.transferTo(out);
-                } catch (IOException e) {
-                    if (tar.isAlive()) {
-                        throw e;
+                if (!local) {
+                    try (OutputStream out = unpacking.getOutputStream()) {
+                        in.transferTo(out);
                     }
-                    // tar stopped reading: its exit and its last line below say why.
                 }
-                // What tar left unread, so that the digest is the whole archive's.
-                in.transferTo(OutputStream.nullOutputStream());
-                if (!tar.waitFor(settings.prepareTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                if (!unpacking.waitFor(settings.prepareTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
                     throw new Refused(what + " did not end within " + settings.prepareTimeout().toSeconds() + " s");
                 }
             } finally {
-                tar.destroyForcibly();
+                unpacking.destroyForcibly();
             }
-            String found = HexFormat.of().formatHex(sha.digest());
+            String found = Files.exists(digest) ? Files.readString(digest, StandardCharsets.US_ASCII).strip()
+                    .split(" ", 2)[0] : "";
+            if (unpacking.exitValue() == 3 || found.isEmpty()) {
+                throw new Refused(what + ": its SHA-256 could not be computed" + lastLine(log));
+            }
             if (!found.equals(artifact.sha256())) {
                 throw new Refused("the archive at " + location + " has sha256 " + found + ", and the declaration pins "
                         + artifact.sha256() + ": refused, nothing of it runs");
             }
-            if (tar.exitValue() != 0) {
-                throw new Refused(what + ": tar exited with " + tar.exitValue() + lastLine(log));
+            if (unpacking.exitValue() != 0) {
+                throw new Refused(what + ": tar exited with " + unpacking.exitValue() + lastLine(log));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Refused(what + " was interrupted");
+        } finally {
+            Files.deleteIfExists(digest);
+            Files.deleteIfExists(pipe);
         }
     }
 
@@ -380,7 +408,7 @@ final class RealProcesses implements AutoCloseable {
             Accounts.grant(process.user(), ready.getParent());
             Files.deleteIfExists(ready);
             ProcessBuilder builder = builder(command(process.user(), process.run(), process.name()), directory,
-                    process.env(), log);
+                    process.env(), log, true);
             builder.environment().put("MESH_READY_FILE", ready.toString());
             Process launched = builder.start();
             LOG.info("real process started process={} version={} pid={} directory={}", process.name(),
@@ -402,6 +430,7 @@ final class RealProcesses implements AutoCloseable {
             if (Files.exists(next.ready) || !next.declared.overlap() && next.process.isAlive()
                     && Duration.between(next.started, clock.instant()).compareTo(checkInterval) >= 0) {
                 next.readyAt = clock.instant();
+                foreground(next);
                 return;
             }
             if (!next.process.isAlive()) {
@@ -416,6 +445,19 @@ final class RealProcesses implements AutoCloseable {
                         + " s, and was stopped" + lastLine(next.log));
             }
             pause();
+        }
+    }
+
+    /** Gives a process that is ready the normal CPU weight (see {@link #BACKGROUND_NICE}). */
+    private static void foreground(Running one) {
+        if (OWN_SESSION.isEmpty()) {
+            return;
+        }
+        try {
+            Files.writeString(Path.of("/proc", Long.toString(one.process.pid()), "autogroup"), "0");
+        } catch (IOException e) {
+            LOG.debug("process left at its start's CPU weight process={} reason=\"{}\"", one.declared.name(),
+                    e.toString());
         }
     }
 
@@ -502,8 +544,18 @@ final class RealProcesses implements AutoCloseable {
         }
     }
 
-    private ProcessBuilder builder(List<String> command, Path directory, Map<String, String> env, Path log) {
+    /**
+     * A command in a session of its own, its output appended to {@code log}, with nothing of the lab's
+     * environment but {@code PATH} and {@code LANG}.
+     *
+     * @param background whether the session starts with a low CPU weight ({@link #BACKGROUND_NICE})
+     */
+    private ProcessBuilder builder(List<String> command, Path directory, Map<String, String> env, Path log,
+            boolean background) {
         List<String> inSession = new ArrayList<>(OWN_SESSION);
+        if (background && !OWN_SESSION.isEmpty()) {
+            inSession.addAll(List.of("/bin/sh", "-c", IN_BACKGROUND));
+        }
         inSession.addAll(command);
         ProcessBuilder builder = new ProcessBuilder(inSession);
         if (directory != null) {
@@ -538,7 +590,7 @@ final class RealProcesses implements AutoCloseable {
             String what) throws Refused {
         try {
             Files.createDirectories(log.getParent());
-            Process process = builder(command, directory, env, log).start();
+            Process process = builder(command, directory, env, log, true).start();
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 throw new Refused(what + " did not end within " + timeout.toSeconds() + " s" + lastLine(log));

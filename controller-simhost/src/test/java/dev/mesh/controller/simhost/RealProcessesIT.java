@@ -31,7 +31,7 @@ class RealProcessesIT {
             #!/bin/sh
             version=$(cat "$(dirname "$0")/VERSION")
             set -- "$1" $(cat /proc/$$/stat)
-            echo "session $version ${1:-run} pid=$2 sid=$7" >> "$JOURNAL"
+            echo "session $version ${1:-run} pid=$2 sid=$7 nice=$(sed 's/.* nice //' /proc/$$/autogroup)" >> "$JOURNAL"
             if [ "$1" = prepare ]; then
               echo "prepare $version" >> "$JOURNAL"
               exit "${PREPARE_EXIT:-0}"
@@ -132,8 +132,28 @@ class RealProcessesIT {
             assertThat(words[4]).as(line).isEqualTo(words[3].replace("pid=", "sid="));
         });
         String labSession = Files.readString(Path.of("/proc/self/stat")).split(" ")[5];
-        assertThat(sessions).noneMatch(line -> line.endsWith(" sid=" + labSession));
+        assertThat(sessions).noneMatch(line -> line.contains(" sid=" + labSession + " "));
         assertThat(journal()).as("SIGTERM reached the program itself").contains("stop 1");
+    }
+
+    /**
+     * A new version's preparation and start run with a low CPU weight (their session's autogroup at nice 10), so
+     * that the version that serves keeps its share while the new one starts; once ready, the process gets the
+     * normal weight, and the lab's own session is never touched.
+     */
+    @Test
+    void aNewVersion_preparesAndStartsInTheBackground_andGetsTheNormalWeightOnceReady() throws Exception {
+        Path own = Path.of("/proc/self/autogroup");
+        assertThat(own).as("this test needs Linux's autogroup (CONFIG_SCHED_AUTOGROUP)").exists();
+
+        assertThat(apply(process("1", archive("1"), true, Map.of(), List.of())).status()).isEqualTo("done");
+
+        List<String> sessions = journal().stream().filter(line -> line.startsWith("session 1 ")).toList();
+        assertThat(sessions).as("the preparation, then the process, each at its start").hasSize(2)
+                .allSatisfy(line -> assertThat(line).endsWith(" nice=" + RealProcesses.BACKGROUND_NICE));
+        String pid = sessions.getLast().split(" ")[3].substring("pid=".length());
+        assertThat(Files.readString(Path.of("/proc", pid, "autogroup"))).as("the process, ready").endsWith(" nice 0\n");
+        assertThat(Files.readString(own)).as("the lab's own session").endsWith(" nice 0\n");
     }
 
     @Test
