@@ -34,7 +34,7 @@ public final class Broker implements AutoCloseable {
      * closes a connection it heard nothing from for two to three heartbeats, and only then feeds the next
      * single-active consumer: the heartbeat bounds how long a frozen controller (SIGSTOP) holds the verbs
      * (docs/handover.md, docs/benchmarks.md). A live controller is not at risk of being dropped for it: it
-     * publishes a tick every tick period ({@link FeedTimings}), and any traffic counts as a heartbeat; only a
+     * publishes a tick every tick period (its {@link dev.mesh.controller.core.FeedPolicy}), and any traffic counts as a heartbeat; only a
      * process stalled for two heartbeats is.
      */
     public static final int HEARTBEAT_SECONDS = 1;

@@ -1,6 +1,7 @@
 package dev.mesh.controller.bus;
 
 import dev.mesh.controller.core.Consumers;
+import dev.mesh.controller.core.FeedPolicy;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.verbs.Verbs;
@@ -29,13 +30,13 @@ public final class BrokerConsumers implements Consumers, AutoCloseable {
     private final Identity identity;
     private final String version;
     private final Lifecycle lifecycle;
-    private final FeedTimings timings;
+    private final FeedPolicy policy;
     private volatile BrokerVerbs transport;
     private boolean closed;
 
     private BrokerConsumers(Broker broker, Verbs verbs, Identity identity, String version, Lifecycle lifecycle,
-            FeedTimings timings) {
-        this.timings = timings;
+            FeedPolicy policy) {
+        this.policy = policy;
         this.broker = broker;
         this.verbs = verbs;
         this.identity = identity;
@@ -51,30 +52,14 @@ public final class BrokerConsumers implements Consumers, AutoCloseable {
      * @param identity who may call which verb
      * @param version the controller's version, told in {@code initialize}
      * @param lifecycle the controller's life cycle, whose epoch and instance every reply carries
+     * @param policy the tick period and what the deliveries mean (the handover's rule), for these consumers alone
      * @return the consumers, not started
      */
     public static BrokerConsumers of(Broker broker, Verbs verbs, Identity identity, String version,
-            Lifecycle lifecycle) {
-        return of(broker, verbs, identity, version, lifecycle, FeedTimings.DEFAULT);
-    }
-
-    /**
-     * As {@link #of(Broker, Verbs, Identity, String, Lifecycle)}, ticking and finding out the feed with
-     * {@code timings}.
-     *
-     * @param broker the connection to consume and tick on
-     * @param verbs the verbs, the same instance as every other transport's
-     * @param identity who may call which verb
-     * @param version the controller's version, told in {@code initialize}
-     * @param lifecycle the controller's life cycle, whose epoch and instance every reply carries
-     * @param timings the tick period, and after how many the consumer is starved
-     * @return the consumers, not started
-     */
-    public static BrokerConsumers of(Broker broker, Verbs verbs, Identity identity, String version,
-            Lifecycle lifecycle, FeedTimings timings) {
+            Lifecycle lifecycle, FeedPolicy policy) {
         return new BrokerConsumers(Objects.requireNonNull(broker, "broker"), Objects.requireNonNull(verbs, "verbs"),
                 Objects.requireNonNull(identity, "identity"), Objects.requireNonNull(version, "version"),
-                Objects.requireNonNull(lifecycle, "lifecycle"), Objects.requireNonNull(timings, "timings"));
+                Objects.requireNonNull(lifecycle, "lifecycle"), Objects.requireNonNull(policy, "policy"));
     }
 
     /**
@@ -104,7 +89,7 @@ public final class BrokerConsumers implements Consumers, AutoCloseable {
             public void starved() {
                 listener.starved();
             }
-        }, timings);
+        }, policy);
     }
 
     @Override

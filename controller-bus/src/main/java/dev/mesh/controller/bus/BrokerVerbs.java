@@ -3,6 +3,7 @@ package dev.mesh.controller.bus;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ShutdownSignalException;
+import dev.mesh.controller.core.FeedPolicy;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Role;
@@ -38,13 +39,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Which controller the broker feeds (docs/design.md section 10; RabbitMQ 3.10 does not tell a single active
  * consumer it became active): started with a {@link Feeding}, the transport publishes a tick to the verbs'
- * queue every tick period ({@link Ticks}, {@link FeedTimings}) and tells the listener {@link Feeding#fed()} at
- * the first delivery (a tick or a verb) and {@link Feeding#starved()} when nothing arrived for the starved
- * periods. A tick, from any controller, is acknowledged and nothing more: not
- * answered, not counted, never dead-lettered.
+ * queue every tick period of its {@link FeedPolicy} ({@link Ticks}) and tells the listener what the policy
+ * makes of the deliveries: {@link Feeding#fed()} at the first one (a tick or a verb), {@link Feeding#starved()}
+ * when nothing arrived for too long ({@link FeedWatch}). A tick, from any controller, is acknowledged and nothing
+ * more: not answered, not counted, never dead-lettered.
  *
- * <p>A consuming transport that nothing was delivered to for twenty tick periods consumes again on a new
- * channel, every as long (see {@link FeedTimings#renewAfterMs()}).
+ * <p>A consuming transport that the policy finds due for a renewal (nothing delivered to it for
+ * {@link FeedPolicy#renewAfter()}, twenty tick periods by the handover's rule) consumes again on a new channel.
  *
  * <p>A mutating verb that arrives while the {@link Lifecycle} is not active (the overlap after the previous
  * active cancelled, or before this one took the lock) waits up to {@value #ACTIVATION_WAIT_MS} ms for it to
@@ -84,9 +85,10 @@ public final class BrokerVerbs implements AutoCloseable {
     private final ExecutorService mutations;
     private final AtomicLong unreadableCount = new AtomicLong();
     private final OncePerMinute unreadableLog = new OncePerMinute(Clock.systemUTC());
+    /** What the deliveries say of the feed; null without a {@link Feeding}: no ticks, nothing watched. */
     private final FeedWatch feed;
+    private final FeedPolicy policy;
     private final Identity identity;
-    private final FeedTimings timings;
     /** What a mutating request waiting for activation waits on: told of each change of the life cycle and of {@link #consuming}. */
     private final Object activation = new Object();
     private final Runnable stopListening;
@@ -95,12 +97,12 @@ public final class BrokerVerbs implements AutoCloseable {
     private volatile Ticks ticks;
 
     private BrokerVerbs(Broker broker, Verbs verbs, Identity identity, String version, Lifecycle lifecycle,
-            Feeding feeding, FeedTimings timings) {
+            Feeding feeding, FeedPolicy policy) {
         this.broker = broker;
         this.lifecycle = lifecycle;
         this.identity = identity;
-        this.timings = timings;
-        this.feed = new FeedWatch(feeding, System::currentTimeMillis, Topology.VERBS, timings.starvedAfterMs());
+        this.policy = policy;
+        this.feed = feeding == null ? null : new FeedWatch(feeding, policy, Topology.VERBS);
         this.dispatcher = McpDispatcher.of(verbs, identity, version);
         this.withoutMessageId = McpDispatcher.of(verbs, MutatingVerbs.withoutMessageId(identity), version);
         this.replies = new Replies(broker.connection());
@@ -123,12 +125,12 @@ public final class BrokerVerbs implements AutoCloseable {
      */
     public static BrokerVerbs start(Broker broker, Verbs verbs, Identity identity, String version,
             Lifecycle lifecycle) {
-        return start(broker, verbs, identity, version, lifecycle, null);
+        return open(broker, verbs, identity, version, lifecycle, null, null);
     }
 
     /**
      * Starts consuming the verbs' queue, and ticking: tells {@code feeding} whether the broker feeds this
-     * controller (see the class's description).
+     * controller, as {@code policy} decides from the deliveries (see the class's description).
      *
      * @param broker the connection to consume and tick on
      * @param verbs the verbs, the same instance as every other transport's
@@ -137,40 +139,25 @@ public final class BrokerVerbs implements AutoCloseable {
      * @param lifecycle the controller's life cycle, whose epoch and instance every reply carries and every
      *     tick names
      * @param feeding told {@code fed} and {@code starved}, on a thread of the transport's
+     * @param policy the tick period and what the deliveries mean (the handover's rule), for this transport alone
      * @return the running transport
      * @throws BusException when the queue cannot be consumed (it does not exist, or the broker is gone)
      */
     public static BrokerVerbs start(Broker broker, Verbs verbs, Identity identity, String version,
-            Lifecycle lifecycle, Feeding feeding) {
-        return start(broker, verbs, identity, version, lifecycle, feeding, FeedTimings.DEFAULT);
+            Lifecycle lifecycle, Feeding feeding, FeedPolicy policy) {
+        return open(broker, verbs, identity, version, lifecycle, Objects.requireNonNull(feeding, "feeding"),
+                Objects.requireNonNull(policy, "policy"));
     }
 
-    /**
-     * As {@link #start(Broker, Verbs, Identity, String, Lifecycle, Feeding)}, ticking and finding out the feed
-     * with {@code timings}.
-     *
-     * @param broker the connection to consume and tick on
-     * @param verbs the verbs, the same instance as every other transport's
-     * @param identity who may call which verb
-     * @param version the controller's version, told in {@code initialize}
-     * @param lifecycle the controller's life cycle
-     * @param feeding told {@code fed} and {@code starved}, on a thread of the transport's; {@code null} for no
-     *     ticks and no feed
-     * @param timings the tick period, and after how many the consumer is starved
-     * @return the running transport
-     * @throws BusException when the queue cannot be consumed (it does not exist, or the broker is gone)
-     */
-    public static BrokerVerbs start(Broker broker, Verbs verbs, Identity identity, String version,
-            Lifecycle lifecycle, Feeding feeding, FeedTimings timings) {
-        Objects.requireNonNull(timings, "timings");
+    private static BrokerVerbs open(Broker broker, Verbs verbs, Identity identity, String version,
+            Lifecycle lifecycle, Feeding feeding, FeedPolicy policy) {
         Objects.requireNonNull(broker, "broker");
         Objects.requireNonNull(verbs, "verbs");
         Objects.requireNonNull(identity, "identity");
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(lifecycle, "lifecycle");
         try {
-            BrokerVerbs transport = new BrokerVerbs(broker, verbs, identity, version, lifecycle,
-                    feeding == null ? Feeding.NONE : feeding, timings);
+            BrokerVerbs transport = new BrokerVerbs(broker, verbs, identity, version, lifecycle, feeding, policy);
             try {
                 transport.replies.open();
                 transport.laneReplies.open();
@@ -179,12 +166,14 @@ public final class BrokerVerbs implements AutoCloseable {
                 transport.mutations.shutdownNow();
                 transport.replies.close();
                 transport.laneReplies.close();
-                transport.feed.close();
+                if (transport.feed != null) {
+                    transport.feed.close();
+                }
                 transport.stopListening.run();
                 throw e;
             }
             if (feeding != null) {
-                transport.ticks = Ticks.start(broker, lifecycle.status().instance(), timings.tickMs(),
+                transport.ticks = Ticks.start(broker, lifecycle.status().instance(), policy.tick().toMillis(),
                         transport::tick);
             }
             LOG.info("broker verbs consuming queue={} vhost={} prefetch={} instance={}", Topology.VERBS,
@@ -199,15 +188,15 @@ public final class BrokerVerbs implements AutoCloseable {
     /** After each tick: the feed's check, then a renewal when the broker fed nothing for too long. */
     private void tick() {
         feed.check();
-        if (consuming && feed.renewDue(timings.renewAfterMs())) {
-            subscription.renew("nothing delivered for " + timings.renewAfterMs() + " ms");
+        if (consuming && feed.renewDue()) {
+            subscription.renew("nothing delivered for " + policy.renewAfter().toMillis() + " ms");
         }
     }
 
     private void serve(Channel channel, com.rabbitmq.client.Envelope delivery, AMQP.BasicProperties properties,
             byte[] body) {
         // What arrives after stopConsuming was sent before the cancel: it does not tell that the broker feeds us.
-        boolean counted = consuming;
+        boolean counted = consuming && feed != null;
         if (counted) {
             feed.arrived();
         }
@@ -429,7 +418,7 @@ public final class BrokerVerbs implements AutoCloseable {
 
     /** @return whether the broker is believed to feed this controller now (see {@link Feeding}) */
     public boolean fed() {
-        return feed.fed();
+        return feed != null && feed.fed();
     }
 
     /**
@@ -442,7 +431,9 @@ public final class BrokerVerbs implements AutoCloseable {
         consuming = false;
         wakeWaiting();
         subscription.pause();
-        feed.stopped("stopped consuming");
+        if (feed != null) {
+            feed.stopped("stopped consuming");
+        }
     }
 
     /**
@@ -488,7 +479,9 @@ public final class BrokerVerbs implements AutoCloseable {
         subscription.close();
         // What the lane had not begun went back to the queue with the channel; each is let go.
         mutations.shutdownNow().forEach(dropped -> ((Mutation) dropped).done().run());
-        feed.close();
+        if (feed != null) {
+            feed.close();
+        }
         replies.close();
         laneReplies.close();
         LOG.info("broker verbs stopped queue={} vhost={}", Topology.VERBS, broker.settings().vhost());

@@ -1,59 +1,46 @@
 package dev.mesh.controller.bus;
 
+import dev.mesh.controller.core.FeedPolicy;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the broker feeds this consumer, from what it delivers: fed at the first delivery, starved when
- * nothing was delivered for {@link FeedTimings#starvedAfterMs()} ms while no delivery was being handled (a verb that
- * takes long keeps it fed); {@link Feeding#stillFed()} at every {@link #check()} in between. Tells a {@link
- * Feeding} on a thread of its own, in order, what the feed is when the listener's turn comes, when that differs
- * from what it was told last: a change undone while the listener was still busy with an earlier one is not
- * told at all.
+ * Tells a {@link Feeding} whether the broker feeds this consumer, as its {@link FeedPolicy} decides from what
+ * is delivered: {@link #arrived()} and {@link #handled()} for each delivery, {@link #check()} at every tick
+ * period. Tells the listener on a thread of its own, in order, what the feed is when the listener's turn
+ * comes, when that differs from what it was told last: a change undone while the listener was still busy with
+ * an earlier one is not told at all; {@link Feeding#stillFed()} at every check while fed. The decisions are the
+ * policy's (the handover's); this keeps their order, the thread and the log.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe: the policy is called under this watch's lock.
  */
 final class FeedWatch implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(FeedWatch.class);
 
     private final Feeding listener;
-    private final LongSupplier millis;
+    private final FeedPolicy policy;
     private final String queue;
-    private final long starvedAfterMs;
     private final ExecutorService notifier;
-    private boolean fed;
-    private int handling;
-    private long lastSeen;
-    private long fedSince;
-    /** When {@link #renewDue} last said yes, or when the watch began. */
-    private long renewedAt;
     private boolean closed;
     /** What the listener was told last; read and written by the notifier's thread alone. */
     private boolean toldFed;
 
-    FeedWatch(Feeding listener, LongSupplier millis, String queue, long starvedAfterMs) {
+    FeedWatch(Feeding listener, FeedPolicy policy, String queue) {
         this.listener = listener;
-        this.starvedAfterMs = starvedAfterMs;
-        this.millis = millis;
+        this.policy = policy;
         this.queue = queue;
         this.notifier = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("mesh-feed-" + queue).daemon()
                 .factory());
-        this.renewedAt = millis.getAsLong();
     }
 
     /** A delivery arrived and is being handled now. */
     synchronized void arrived() {
-        handling++;
-        lastSeen = millis.getAsLong();
-        if (!fed && !closed) {
-            fed = true;
-            fedSince = lastSeen;
+        if (policy.arrived()) {
             LOG.info("broker feeds this controller queue={}", queue);
             tell();
         }
@@ -61,17 +48,15 @@ final class FeedWatch implements AutoCloseable {
 
     /** The delivery {@link #arrived()} last is handled. */
     synchronized void handled() {
-        handling--;
-        lastSeen = millis.getAsLong();
+        policy.handled();
     }
 
-    /** Called every tick period: starved when nothing arrived for too long while nothing was handled. */
+    /** Called every tick period: starved when the policy says so, still fed told otherwise while fed. */
     synchronized void check() {
-        long now = millis.getAsLong();
-        if (fed && handling == 0 && now - lastSeen > starvedAfterMs) {
-            starve("nothing delivered for " + (now - lastSeen) + " ms");
-        } else if (fed && !closed) {
-            stillFed();
+        switch (policy.look()) {
+            case STARVED -> starved("nothing delivered for " + policy.quietMs() + " ms");
+            case STILL_FED -> stillFed();
+            case NOT_FED -> { }
         }
     }
 
@@ -89,38 +74,31 @@ final class FeedWatch implements AutoCloseable {
     }
 
     /**
-     * Whether the consumer should consume again on a new channel: it is starved, holds nothing, and nothing
-     * arrived for {@code quietMs} since the last delivery or the last time this said yes. A standby is starved
-     * by design, so this says yes to it every {@code quietMs}; see {@link BrokerVerbs#RENEW_AFTER_MS} for why.
+     * Whether the consumer should consume again on a new channel now: the policy's {@link FeedPolicy#renewDue()}.
+     * A standby is not fed by design, so this says yes to it every renewal period (docs/bus.md, "The verbs over
+     * the broker").
      *
-     * @param quietMs how long without a delivery, in milliseconds
-     * @return whether to renew now; the next yes is {@code quietMs} later at the earliest
+     * @return whether to renew now
      */
-    synchronized boolean renewDue(long quietMs) {
-        long now = millis.getAsLong();
-        if (fed || closed || handling > 0 || now - Math.max(lastSeen, renewedAt) < quietMs) {
-            return false;
-        }
-        renewedAt = now;
-        return true;
+    synchronized boolean renewDue() {
+        return policy.renewDue();
     }
 
     /** This consumer stopped consuming on purpose. */
     synchronized void stopped(String why) {
-        if (fed) {
-            starve(why);
+        if (policy.stopped()) {
+            starved(why);
         }
     }
 
     /** @return whether the broker is believed to feed this consumer now */
     synchronized boolean fed() {
-        return fed;
+        return policy.fed();
     }
 
-    private void starve(String why) {
-        fed = false;
-        LOG.info("broker no longer feeds this controller queue={} fedMs={} reason=\"{}\"", queue,
-                millis.getAsLong() - fedSince, why);
+    private void starved(String why) {
+        LOG.info("broker no longer feeds this controller queue={} fedMs={} reason=\"{}\"", queue, policy.fedMs(),
+                why);
         tell();
     }
 
@@ -154,10 +132,10 @@ final class FeedWatch implements AutoCloseable {
             if (closed) {
                 return;
             }
-            if (fed) {
-                starve("closed");
-            }
             closed = true;
+            if (policy.closed()) {
+                starved("closed");
+            }
         }
         notifier.shutdown();
     }

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ticks a controller publishes to {@link Topology#VERBS} every tick period ({@link FeedTimings}), so that whichever
+ * The ticks a controller publishes to {@link Topology#VERBS} every tick period (its {@link dev.mesh.controller.core.FeedPolicy}), so that whichever
  * controller the broker's single active consumer feeds finds out within a period even when no verb arrives
  * (RabbitMQ 3.10 does not tell a consumer it became active). A tick: the default exchange, routing key
  * {@code mesh-controller.verbs}, property {@code type} {@value #TYPE}, header {@code instance} (the sender),

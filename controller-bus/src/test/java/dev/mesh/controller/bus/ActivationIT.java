@@ -16,6 +16,8 @@ import dev.mesh.controller.core.memory.MemoryIdentity;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryRequestRecords;
 import dev.mesh.controller.core.verbs.Verbs;
+import dev.mesh.controller.handover.FeedRule;
+import dev.mesh.controller.handover.HandoverSettings;
 import dev.mesh.controller.manifest.Layout;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -82,7 +84,8 @@ class ActivationIT {
 
         Controller start() {
             broker = Broker.connect(vhost.settings(), instance);
-            transport = BrokerVerbs.start(broker, verbs, identity, Controllers.VERSION, lifecycle, this);
+            transport = BrokerVerbs.start(broker, verbs, identity, Controllers.VERSION, lifecycle, this,
+                    FeedRule.of(HandoverSettings.DEFAULTS));
             return this;
         }
 
@@ -233,7 +236,7 @@ class ActivationIT {
             double ms = (System.nanoTime() - injected) / 1e6;
             System.out.printf("ActivationIT: status sent just after the queue was deleted and declared again "
                     + "answered after %.0f ms (renewal after %d ms without a delivery)%n", ms,
-                    FeedTimings.DEFAULT.renewAfterMs());
+                    FeedRule.of(HandoverSettings.DEFAULTS).renewAfter().toMillis());
             assertThat(reply).as("the status sent after the queue was declared again is answered").isNotNull();
             assertThat(JSON.readTree(reply.getBody()).at("/result/isError").asBoolean()).as(new String(reply.getBody()))
                     .isFalse();

@@ -2,6 +2,8 @@ package dev.mesh.controller.bus;
 
 import dev.mesh.controller.core.Consumers;
 import dev.mesh.controller.core.ConsumersContract;
+import dev.mesh.controller.handover.FeedRule;
+import dev.mesh.controller.handover.HandoverSettings;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 
@@ -22,7 +24,7 @@ class BrokerConsumersContractIT extends ConsumersContract {
         Topology.declare(broker);
         Controllers controller = new Controllers();
         consumers = BrokerConsumers.of(broker, controller.verbs, controller.identity, Controllers.VERSION,
-                controller.lifecycle);
+                controller.lifecycle, FeedRule.of(HandoverSettings.DEFAULTS));
         return consumers;
     }
 

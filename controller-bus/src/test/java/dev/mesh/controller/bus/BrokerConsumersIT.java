@@ -16,7 +16,9 @@ import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryRequestRecords;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.handover.ControllerLifecycle;
+import dev.mesh.controller.handover.FeedRule;
 import dev.mesh.controller.handover.Handover;
+import dev.mesh.controller.handover.HandoverSettings;
 import dev.mesh.controller.manifest.Layout;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -68,7 +70,8 @@ class BrokerConsumersIT {
             Verbs verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, lifecycle, events,
                     new MemoryRequestRecords(), Layout.DEFAULT, Clock.systemUTC()));
             this.broker = Broker.connect(vhost.settings(), instance);
-            this.consumers = BrokerConsumers.of(broker, verbs, identity, Controllers.VERSION, lifecycle);
+            this.consumers = BrokerConsumers.of(broker, verbs, identity, Controllers.VERSION, lifecycle,
+                    FeedRule.of(HandoverSettings.DEFAULTS));
             this.handover = Handover.start(lifecycle, consumers, Duration.ofSeconds(5), events);
         }
 

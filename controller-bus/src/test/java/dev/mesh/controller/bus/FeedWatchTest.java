@@ -2,6 +2,8 @@ package dev.mesh.controller.bus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mesh.controller.handover.FeedRule;
+import dev.mesh.controller.handover.HandoverSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -11,9 +13,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The watch's own part: what it tells its listener, in which order, on a thread of its own. What the deliveries
+ * mean is the handover's rule ({@code FeedRuleTest} in controller-handover), run here on a clock the test moves.
+ */
 class FeedWatchTest {
 
-    private static final long STARVED_AFTER_MS = FeedTimings.DEFAULT.starvedAfterMs();
+    private static final long STARVED_AFTER_MS = HandoverSettings.DEFAULTS.starvedAfter().toMillis();
 
     private final AtomicLong now = new AtomicLong(1_000);
     private final List<String> told = new CopyOnWriteArrayList<>();
@@ -27,7 +33,11 @@ class FeedWatchTest {
         public void starved() {
             told.add("starved");
         }
-    }, now::get, "q", STARVED_AFTER_MS);
+    }, FeedRule.of(HandoverSettings.DEFAULTS, now::get), "q");
+
+    private FeedRule rule() {
+        return FeedRule.of(HandoverSettings.DEFAULTS, now::get);
+    }
 
     private List<String> toldAfterClose() throws InterruptedException {
         closeAndDrain(watch);
@@ -41,7 +51,7 @@ class FeedWatchTest {
     }
 
     @Test
-    void fedAtTheFirstDelivery_starvedOnlyAfterThreePeriodsWithNothingHandled() throws Exception {
+    void fedAtTheFirstDelivery_starvedWhenTheRuleSays_eachToldOnce_inOrder() throws Exception {
         watch.arrived();
         watch.handled();
         awaitTold(told, 1);
@@ -58,30 +68,6 @@ class FeedWatchTest {
         awaitTold(told, 3);
 
         assertThat(toldAfterClose()).containsExactly("fed", "starved", "fed", "starved");
-    }
-
-    @Test
-    void renewDue_onlyWhenStarvedAndQuiet_thenEveryPeriodAfterTheLastRenewalOrDelivery() {
-        assertThat(watch.renewDue(5_000)).as("just started").isFalse();
-        now.addAndGet(5_000);
-        assertThat(watch.renewDue(5_000)).as("never fed, quiet for the period").isTrue();
-        assertThat(watch.renewDue(5_000)).as("renewed just now").isFalse();
-        now.addAndGet(4_999);
-        assertThat(watch.renewDue(5_000)).isFalse();
-        now.addAndGet(1);
-        assertThat(watch.renewDue(5_000)).as("a period after the last renewal").isTrue();
-
-        watch.arrived();
-        now.addAndGet(60_000);
-        assertThat(watch.renewDue(5_000)).as("fed, and a delivery being handled").isFalse();
-        watch.handled();
-        assertThat(watch.renewDue(5_000)).as("fed: the broker feeds it, nothing to mend").isFalse();
-        now.addAndGet(STARVED_AFTER_MS + 1);
-        watch.check();
-        assertThat(watch.fed()).isFalse();
-        assertThat(watch.renewDue(5_000)).as("starved, but the last delivery was less than a period ago").isFalse();
-        now.addAndGet(5_000);
-        assertThat(watch.renewDue(5_000)).isTrue();
     }
 
     @Test
@@ -102,7 +88,7 @@ class FeedWatchTest {
             public void starved() {
                 all.add("starved");
             }
-        }, now::get, "q", STARVED_AFTER_MS);
+        }, rule(), "q");
         still.check();
         still.arrived();
         still.handled();
@@ -116,20 +102,6 @@ class FeedWatchTest {
         closeAndDrain(still);
 
         assertThat(all).containsExactly("fed", "still", "still", "starved");
-    }
-
-    @Test
-    void aDeliveryBeingHandled_keepsItFed_howeverLongItTakes() throws Exception {
-        watch.arrived();
-        awaitTold(told, 1);
-        now.addAndGet(10 * STARVED_AFTER_MS);
-        watch.check();
-        assertThat(watch.fed()).isTrue();
-        watch.handled();
-        now.addAndGet(STARVED_AFTER_MS + 1);
-        watch.check();
-        assertThat(watch.fed()).isFalse();
-        assertThat(toldAfterClose()).containsExactly("fed", "starved");
     }
 
     @Test
@@ -160,7 +132,7 @@ class FeedWatchTest {
             public void starved() {
                 heard.add("starved");
             }
-        }, now::get, "q", STARVED_AFTER_MS);
+        }, rule(), "q");
         busy.arrived();
         busy.handled();
         assertThat(activating.await(5, TimeUnit.SECONDS)).isTrue();

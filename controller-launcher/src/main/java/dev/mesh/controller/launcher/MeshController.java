@@ -9,7 +9,6 @@ import dev.mesh.controller.bus.BrokerSettings;
 import dev.mesh.controller.bus.BusMetrics;
 import dev.mesh.controller.bus.BusWire;
 import dev.mesh.controller.bus.FactsIn;
-import dev.mesh.controller.bus.FeedTimings;
 import dev.mesh.controller.bus.ManagementApi;
 import dev.mesh.controller.bus.NatsEvents;
 import dev.mesh.controller.bus.NatsSettings;
@@ -27,6 +26,7 @@ import dev.mesh.controller.core.execute.Execution;
 import dev.mesh.controller.core.execute.Executor;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.handover.ControllerLifecycle;
+import dev.mesh.controller.handover.FeedRule;
 import dev.mesh.controller.handover.Handover;
 import dev.mesh.controller.handover.HandoverSettings;
 import dev.mesh.controller.handover.LeaseRenewal;
@@ -171,8 +171,7 @@ final class MeshController implements AutoCloseable {
 
             // A standby until the broker feeds it; each activation publishes mesh.events.handover and starts a round.
             BrokerConsumers consumers = opened.open(BrokerConsumers.of(broker, assembly.verbs(), identity,
-                    JarVersion.version(), store.lifecycle(),
-                    new FeedTimings(timings.tick(), timings.starvedAfterTicks())));
+                    JarVersion.version(), store.lifecycle(), FeedRule.of(timings)));
             Handover handover = Handover.start(store.lifecycle(), consumers, timings.settle(), events);
             opened.onClose(handover::stop);
             Thread warmup = StandbyWarmup.start(assembly.verbs(), identity, JarVersion.version(), store.lifecycle());
