@@ -153,7 +153,7 @@ public final class HandoverDriver {
                 }
                 List<Call> calls = load.stop(Duration.ofSeconds(20));
                 long end = System.nanoTime();
-                record(dir, calls, injections);
+                record(dir, calls, load.events(), injections);
                 Set<String> instances = all.stream().map(ControllerProcess::instance).collect(Collectors.toSet());
                 Verdict verdict = HandoverHistory.judge(calls, load.events(), instances, injections, steadyFrom,
                         steadyTo, end);
@@ -171,9 +171,11 @@ public final class HandoverDriver {
 
     /**
      * Writes the run's history beside its logs: {@code calls.csv} (every request: id, kind, subject, sent,
-     * retried, replied in ms from the first send, replies, epoch, instance, error) and {@code faults.csv}.
+     * retried, replied in ms from the first send, replies, epoch, instance, error), {@code events.csv} (every event
+     * heard: when, kind, epoch, instance, in the order heard) and {@code faults.csv}.
      */
-    static void record(Path dir, List<Call> calls, List<Injection> injections) throws IOException {
+    static void record(Path dir, List<Call> calls, List<VerbLoad.Event> events, List<Injection> injections)
+            throws IOException {
         long zero = calls.isEmpty() ? 0 : calls.getFirst().sentNanos;
         StringBuilder csv = new StringBuilder("id,kind,subject,sent_ms,retried_ms,replied_ms,replies,epoch,instance,"
                 + "error\n");
@@ -184,6 +186,12 @@ public final class HandoverDriver {
                             (c.repliedNanos - zero) / 1e6) : "", c.replies, c.epoch, c.instance, c.errorCode));
         }
         Files.writeString(dir.resolve("calls.csv"), csv);
+        StringBuilder heard = new StringBuilder("heard_ms,kind,epoch,instance\n");
+        for (VerbLoad.Event e : events) {
+            heard.append(String.format(Locale.ROOT, "%.3f,%s,%d,%s%n", (e.nanos() - zero) / 1e6, e.kind(), e.epoch(),
+                    e.instance()));
+        }
+        Files.writeString(dir.resolve("events.csv"), heard);
         StringBuilder faults = new StringBuilder("what,at_ms,victim\n");
         for (Injection i : injections) {
             faults.append(String.format(Locale.ROOT, "%s,%.3f,%s%n", i.what(), (i.nanos() - zero) / 1e6, i.victim()));

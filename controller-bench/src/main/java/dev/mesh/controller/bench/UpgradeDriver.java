@@ -209,7 +209,7 @@ public final class UpgradeDriver {
                     injections.add(new Injection(SIGTERM, signalled.get(i), exits.get(i)));
                 }
                 injections.sort(java.util.Comparator.comparingLong(Injection::nanos));
-                HandoverDriver.record(dir, calls, injections);
+                HandoverDriver.record(dir, calls, load.events(), injections);
                 Verdict verdict = HandoverHistory.judge(calls, load.events(), instances, injections, steadyFrom,
                         steadyTo, end);
                 return new Outcome(verdict, steps, host.realExits(), HandoverDriver.handovers(mesh),

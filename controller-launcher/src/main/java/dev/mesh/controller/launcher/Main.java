@@ -4,10 +4,16 @@ import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.cli.GenesisCommand;
 import dev.mesh.controller.cli.IdentityCommands;
 import dev.mesh.controller.cli.MeshCommands;
+import dev.mesh.controller.cli.PrepareCommand;
 import dev.mesh.controller.core.Grants;
+import dev.mesh.controller.bus.Broker;
+import dev.mesh.controller.bus.BusException;
+import dev.mesh.controller.bus.Topology;
 import dev.mesh.controller.store.Database;
+import dev.mesh.controller.store.MigrationReport;
 import dev.mesh.controller.store.Migrations;
 import dev.mesh.controller.store.PgIdentity;
+import dev.mesh.controller.store.StoreException;
 import java.io.BufferedWriter;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,6 +22,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,7 +61,7 @@ public final class Main {
             direct = ServeCommand.direct(args, System.getenv(), out, err);
         }
         if (direct.isEmpty()) {
-            direct = PrepareCommand.direct(args, System.getenv(), out, err);
+            direct = PrepareCommand.direct(args, System.getenv(), Main::preparation, out, err);
         }
         if (direct.isPresent()) {
             System.exit(direct.getAsInt());
@@ -163,9 +170,37 @@ public final class Main {
 
     /** The commands that need the store, or make the bundle or a mesh, added to controller-cli's. */
     private static List<Object> controllerCommands(Map<String, String> env, Optional<Path> bundle) {
-        return List.of(new GenesisCommand(bundle), new PrepareCommand(env), new ServeCommand(env),
+        return List.of(new GenesisCommand(bundle), new PrepareCommand(env, Main::preparation), new ServeCommand(env),
                 new IdentityCommands.Grant(env, Main::grants), new IdentityCommands.Revoke(env, Main::grants),
                 new IdentityCommands.Principals(env, Main::grants), new TrainingCommand());
+    }
+
+    /**
+     * What {@code prepare} works on, from {@code MESH_STORE_…} and {@code MESH_BROKER_…} ({@link Config#forPrepare}),
+     * their warnings printed: each database's migration, then the broker's topology ({@link Topology#declare}).
+     */
+    static PrepareCommand.Parts preparation(Map<String, String> env, PrintWriter err) {
+        Config.Prepare config = Config.forPrepare(env);
+        config.warnings().forEach(warning -> err.println("mesh-controller: warning: " + warning));
+        List<PrepareCommand.Part<PrepareCommand.Migrated>> databases = Arrays.stream(Database.values())
+                .<PrepareCommand.Part<PrepareCommand.Migrated>>map(database -> () -> {
+                    try {
+                        MigrationReport report = Migrations.of(database, config.stores().endpoint(database)
+                                .dataSource()).migrate();
+                        return new PrepareCommand.Migrated(report.text(), report.changed());
+                    } catch (StoreException e) {
+                        throw new PrepareCommand.Refused(database.label(), List.of(Failures.line(e)));
+                    }
+                }).toList();
+        return new PrepareCommand.Parts(databases, () -> {
+            try (Broker broker = Broker.connect(MeshController.brokerSettings(config.broker(), config.certificate()),
+                    "mesh-controller-prepare")) {
+                Topology.Declared declared = Topology.declare(broker);
+                return new PrepareCommand.Declared(declared.vhost(), declared.created(), declared.found());
+            } catch (BusException e) {
+                throw new PrepareCommand.Refused("broker", e.getMessage().lines().toList());
+            }
+        });
     }
 
     /**

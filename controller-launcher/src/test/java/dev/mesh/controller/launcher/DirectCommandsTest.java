@@ -2,6 +2,7 @@ package dev.mesh.controller.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mesh.controller.cli.PrepareCommand;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -36,7 +37,7 @@ class DirectCommandsTest {
     }
 
     private static final Map<String, Direct> DIRECT = Map.of("serve", ServeCommand::direct, "prepare",
-            PrepareCommand::direct);
+            (args, env, out, err) -> PrepareCommand.direct(args, env, Main::preparation, out, err));
 
     @TempDir
     static Path dir;
