@@ -15,11 +15,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.awaitility.Awaitility;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
@@ -413,13 +416,14 @@ class PgPlanLockIT {
         a.acquire();
         DSLContext db = DSL.using(source, SQLDialect.POSTGRES);
         db.update(LEADERSHIP).set(LEADERSHIP.SEEN_AT, java.time.OffsetDateTime.now().minusMinutes(1)).execute();
-        java.util.concurrent.CountDownLatch working = new java.util.concurrent.CountDownLatch(1);
-        ExecutorService executor = Executors.newSingleThreadExecutor();
+        CountDownLatch working = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        ExecutorService executor = Executors.newFixedThreadPool(2);
         try {
             Future<Object> work = executor.submit(() -> a.holding(() -> {
                 working.countDown();
                 try {
-                    Thread.sleep(200);
+                    done.await(10, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -427,9 +431,12 @@ class PgPlanLockIT {
             }));
             working.await();
 
-            a.check();
-
-            work.get();
+            Future<?> checked = executor.submit(a::check);
+            Awaitility.await("check waits while the plan work holds the lock").during(Duration.ofMillis(300))
+                    .atMost(Duration.ofSeconds(2)).until(() -> !checked.isDone());
+            done.countDown();
+            checked.get(10, TimeUnit.SECONDS);
+            work.get(10, TimeUnit.SECONDS);
         } finally {
             executor.shutdownNow();
         }
