@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -68,14 +69,15 @@ class ActivationIT {
         final String instance;
         final LocalLifecycle lifecycle;
         final Verbs verbs;
-        final long activationDelayMs;
+        /** Open when this controller may take the lock: a test holds it shut to keep the controller a standby. */
+        final CountDownLatch lockTakeable;
         Broker broker;
         BrokerVerbs transport;
         volatile boolean fed;
 
-        Controller(String instance, long activationDelayMs) {
+        Controller(String instance, CountDownLatch lockTakeable) {
             this.instance = instance;
-            this.activationDelayMs = activationDelayMs;
+            this.lockTakeable = lockTakeable;
             this.lifecycle = LocalLifecycle.standby(LocalPlanLock.sharing(leadership, instance, Clock.systemUTC()),
                     instance, Clock.systemUTC());
             this.verbs = Verbs.of(new Verbs.Ports(inventory, Licences.NONE, lifecycle, new MemoryEvents(),
@@ -89,19 +91,34 @@ class ActivationIT {
             return this;
         }
 
-        /** As a handover would: take the lock, trying again while the previous active still holds it. */
+        /**
+         * As a handover would: take the lock, trying again while the previous active still holds it; a slow one
+         * (a lock that takes long to get) only once the test opens {@link #lockTakeable}.
+         */
         @Override
         public void fed() {
             fed = true;
             events.add(new Event(instance, true, System.nanoTime()));
-            sleep(activationDelayMs);
-            while (fed && lifecycle.status().role() != Role.ACTIVE) {
+            try {
+                lockTakeable.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            Awaitility.await(instance + " active, or no longer fed").pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(20)).atMost(Duration.ofSeconds(30)).until(this::activeOrStarved);
+        }
+
+        /** One try at the lock: whether it is active now, or no longer fed (nothing to take then). */
+        private boolean activeOrStarved() {
+            if (fed && lifecycle.status().role() != Role.ACTIVE) {
                 try {
                     lifecycle.activate();
                 } catch (VerbException e) {
-                    sleep(20);
+                    // The previous active still holds it: the next poll tries again.
                 }
             }
+            return !fed || lifecycle.status().role() == Role.ACTIVE;
         }
 
         @Override
@@ -133,13 +150,18 @@ class ActivationIT {
 
     @AfterEach
     void stop() {
+        controllers.forEach(controller -> controller.lockTakeable.countDown()); // none left waiting to take it
         controllers.forEach(Controller::close);
         admin.close();
         vhost.close();
     }
 
-    private Controller controller(String instance, long activationDelayMs) {
-        Controller controller = new Controller(instance, activationDelayMs);
+    private Controller controller(String instance) {
+        return controller(instance, new CountDownLatch(0));
+    }
+
+    private Controller controller(String instance, CountDownLatch lockTakeable) {
+        Controller controller = new Controller(instance, lockTakeable);
         controllers.add(controller);
         return controller.start();
     }
@@ -151,8 +173,8 @@ class ActivationIT {
     @Test
     void exactlyOneIsFedWithoutVerbs_andTheOtherWithinASecondOfTheFedOnesConnectionClosing() throws Exception {
         long started = System.nanoTime();
-        Controller a = controller("it-a:1", 0);
-        Controller b = controller("it-b:2", 0);
+        Controller a = controller("it-a:1");
+        Controller b = controller("it-b:2");
 
         Event first = next(1_000);
         assertThat(first).as("one controller told fed within 1 s of starting, no verb sent").isNotNull();
@@ -216,8 +238,8 @@ class ActivationIT {
 
     @Test
     void queueDeletedAndDeclaredAgainAtOnce_isConsumedAgain_andTheVerbSentMeanwhileIsAnswered() throws Exception {
-        Controller a = controller("it-a:5", 0);
-        Controller b = controller("it-b:6", 0);
+        Controller a = controller("it-a:5");
+        Controller b = controller("it-b:6");
         Event first = next(1_000);
         assertThat(first).as("one controller fed").isNotNull();
         Controller fed = first.instance().equals(a.instance) ? a : b;
@@ -255,13 +277,25 @@ class ActivationIT {
 
     @Test
     void mutatingVerbBeforeTheLockIsTaken_waitsForActivation_andRuns() throws Exception {
-        Controller slow = controller("it-slow:3", 700); // takes the lock 700 ms after it is fed
+        CountDownLatch lockTakeable = new CountDownLatch(1);
+        Controller slow = controller("it-slow:3", lockTakeable); // fed, it takes the lock once the test says so
         pushMeshStore();
         try (Caller guest = new Caller(vhost.name(), "guest", "guest")) {
-            long sent = System.nanoTime();
-            Delivery reply = guest.call(guest.request("assign-w").build(), ASSIGN);
-            double ms = (System.nanoTime() - sent) / 1e6;
-            System.out.printf("ActivationIT: assign sent to a standby answered after %.0f ms%n", ms);
+            CompletableFuture<Delivery> assign = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return guest.call(guest.request("assign-w").build(), ASSIGN);
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            waitFor(() -> slow.fed);
+            Awaitility.await("the assign waits while the controller is a standby").during(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(2)).until(() -> !assign.isDone());
+            long opened = System.nanoTime();
+            lockTakeable.countDown();
+            Delivery reply = assign.get(10, TimeUnit.SECONDS);
+            System.out.printf("ActivationIT: assign sent to a standby answered %.0f ms after it could take the "
+                    + "lock%n", (System.nanoTime() - opened) / 1e6);
             assertThat(JSON.readTree(reply.getBody()).at("/result/isError").asBoolean()).as(new String(reply.getBody()))
                     .isFalse();
             assertThat(slow.lifecycle.status().role()).isEqualTo(Role.ACTIVE);
@@ -271,7 +305,8 @@ class ActivationIT {
 
     @Test
     void readSentAfterAMutationWaitingForActivation_isAnsweredBeforeIt_notBehindIt() throws Exception {
-        Controller slow = controller("it-slow:4", 1_500); // takes the lock 1.5 s after it is fed
+        CountDownLatch lockTakeable = new CountDownLatch(1);
+        Controller slow = controller("it-slow:4", lockTakeable); // fed, it takes the lock once the test says so
         pushMeshStore();
         try (Caller writer = new Caller(vhost.name(), "guest", "guest");
                 Caller reader = new Caller(vhost.name(), "guest", "guest")) {
@@ -291,6 +326,7 @@ class ActivationIT {
             assertThat(JSON.readTree(status.getBody()).at("/result/structuredContent/role").asString())
                     .as("answered while the controller was still a standby").isEqualTo("standby");
             assertThat(assign).as("the assign still waits for the lock").isNotDone();
+            lockTakeable.countDown();
             Delivery assigned = assign.get(10, TimeUnit.SECONDS);
             assertThat(JSON.readTree(assigned.getBody()).at("/result/isError").asBoolean())
                     .as(new String(assigned.getBody())).isFalse();
@@ -328,11 +364,4 @@ class ActivationIT {
                 .until(condition::getAsBoolean);
     }
 
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }
