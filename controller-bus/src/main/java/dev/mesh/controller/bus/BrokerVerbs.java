@@ -87,7 +87,6 @@ public final class BrokerVerbs implements AutoCloseable {
     private final OncePerMinute unreadableLog = new OncePerMinute(Clock.systemUTC());
     /** What the deliveries say of the feed; null without a {@link Feeding}: no ticks, nothing watched. */
     private final FeedWatch feed;
-    private final FeedPolicy policy;
     private final Identity identity;
     /** What a mutating request waiting for activation waits on: told of each change of the life cycle and of {@link #consuming}. */
     private final Object activation = new Object();
@@ -101,7 +100,6 @@ public final class BrokerVerbs implements AutoCloseable {
         this.broker = broker;
         this.lifecycle = lifecycle;
         this.identity = identity;
-        this.policy = policy;
         this.feed = feeding == null ? null : new FeedWatch(feeding, policy, Topology.VERBS);
         this.dispatcher = McpDispatcher.of(verbs, identity, version);
         this.withoutMessageId = McpDispatcher.of(verbs, MutatingVerbs.withoutMessageId(identity), version);
@@ -189,7 +187,7 @@ public final class BrokerVerbs implements AutoCloseable {
     private void tick() {
         feed.check();
         if (consuming && feed.renewDue()) {
-            subscription.renew("nothing delivered for " + policy.renewAfter().toMillis() + " ms");
+            subscription.renew("nothing delivered for " + feed.renewAfter().toMillis() + " ms");
         }
     }
 

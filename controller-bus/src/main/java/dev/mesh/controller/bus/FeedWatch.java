@@ -84,6 +84,11 @@ final class FeedWatch implements AutoCloseable {
         return policy.renewDue();
     }
 
+    /** @return how long without a delivery makes a renewal due: the policy's {@link FeedPolicy#renewAfter()} */
+    Duration renewAfter() {
+        return policy.renewAfter();
+    }
+
     /** This consumer stopped consuming on purpose. */
     synchronized void stopped(String why) {
         if (policy.stopped()) {

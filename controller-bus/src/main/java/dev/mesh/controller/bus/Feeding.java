@@ -17,17 +17,6 @@ import dev.mesh.controller.core.FeedPolicy;
  */
 public interface Feeding {
 
-    /** Ignores both. */
-    Feeding NONE = new Feeding() {
-        @Override
-        public void fed() {
-        }
-
-        @Override
-        public void starved() {
-        }
-    };
-
     /**
      * The broker feeds this controller now: a tick or a verb arrived on the verbs' queue while it was not
      * believed fed. Within a tick period ({@link FeedPolicy#tick()}) of the broker promoting it, plus a delivery's way.
