@@ -1,6 +1,7 @@
 package dev.mesh.controller.simhost;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -166,8 +167,9 @@ class RealProcessesIT {
         Wire.Step step = apply(process("2", archive("2"), false, Map.of(), List.of()));
 
         assertThat(step.status()).as(step.detail()).isEqualTo("done");
-        assertThat(journal()).as("prepared while the old one runs").containsSubsequence("start 1", "prepare 2",
-                "stop 1", "start 2");
+        // Done once the new one is started: its own first line may come a moment later.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(journal())
+                .as("prepared while the old one runs").containsSubsequence("start 1", "prepare 2", "stop 1", "start 2"));
         assertThat(journal().indexOf("stop 1")).isLessThan(journal().indexOf("start 2"));
     }
 
