@@ -296,9 +296,14 @@ public final class BrokerVerbs implements AutoCloseable {
             return;
         }
         long started = System.nanoTime();
-        Optional<byte[]> response = answer(properties, body);
+        McpDispatcher.Answer answer = answer(properties, body);
+        Optional<byte[]> response = answer.response();
         long answered = System.nanoTime();
-        if (refusedWhileReleasing(response)) {
+        // A mutating verb that passed the identity's check while this controller was active, then found it
+        // releasing (a SIGTERM in between) and was refused by the gate, is given back, as a verb held when the
+        // release began is, so that the successor runs it rather than the caller seeing an error. Its request ran
+        // nothing here, so a redelivery runs it once.
+        if (answer.notActive() && lifecycle.status().role() == Role.RELEASING) {
             LOG.info("broker verb given back reason=stopped-consuming messageId={} role={}", properties.getMessageId(),
                     lifecycle.status().role().label());
             settle(channel, tag, false, true);
@@ -337,30 +342,15 @@ public final class BrokerVerbs implements AutoCloseable {
         }
     }
 
-    /**
-     * A mutating verb that passed the identity's check while this controller was active, then found it
-     * releasing (a SIGTERM in between) and was refused {@code unavailable}: it is given back, as a verb held
-     * when the release began is, so that the successor runs it rather than the caller seeing an error.
-     * Its request ran nothing here, so a redelivery runs it once.
-     */
-    private boolean refusedWhileReleasing(Optional<byte[]> response) {
-        if (response.isEmpty() || lifecycle.status().role() != Role.RELEASING) {
-            return false;
-        }
-        return Bodies.read(response.get()) instanceof Bodies.Body.Json(var reply)
-                && reply.path("result").path("isError").asBoolean()
-                && "unavailable".equals(reply.path("result").path("structuredContent").path("code").asString());
-    }
-
-    /** @return the dispatcher's response to the request, empty for a notification */
-    private Optional<byte[]> answer(AMQP.BasicProperties properties, byte[] body) {
+    /** @return the dispatcher's answer to the request: its response, empty for a notification */
+    private McpDispatcher.Answer answer(AMQP.BasicProperties properties, byte[] body) {
         // No user_id: the empty principal, which no identity grants anything, so a call is unauthorized.
         String principal = properties.getUserId() == null ? "" : properties.getUserId();
         String messageId = properties.getMessageId();
         if (messageId == null || messageId.isEmpty()) {
-            return withoutMessageId.dispatch(body, Envelope.of(principal));
+            return withoutMessageId.answer(body, Envelope.of(principal));
         }
-        return dispatcher.dispatch(body, Envelope.of(principal, messageId));
+        return dispatcher.answer(body, Envelope.of(principal, messageId));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.mesh.controller.core;
 
+import dev.mesh.controller.manifest.MeshException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -141,7 +142,30 @@ public interface Lifecycle {
         String where = now.active().isEmpty() || now.active().equals(now.instance())
                 ? "no active controller is known to it; retry shortly, or start one"
                 : "the active controller is " + now.active() + " (epoch " + now.epoch() + "); call it, or retry";
-        return new VerbException(VerbException.Code.UNAVAILABLE, "this controller (" + now.instance() + ") is "
-                + now.role().label() + " and changes nothing; " + where, "");
+        String message = "this controller (" + now.instance() + ") is " + now.role().label() + " and changes "
+                + "nothing; " + where;
+        return new VerbException(VerbException.Code.UNAVAILABLE, message, "", new NotActive(now, message));
+    }
+
+    /**
+     * Why {@link #whileActive} refused: the cause of its {@code unavailable}, so that a transport tells the gate's
+     * refusal from any other failure by its type, never by the code its caller reads (the broker's transport gives
+     * such a request back to the queue while this controller hands over).
+     */
+    final class NotActive extends MeshException {
+
+        private static final long serialVersionUID = 1L;
+
+        private final transient Status status;
+
+        NotActive(Status status, String message) {
+            super(message);
+            this.status = Objects.requireNonNull(status, "status");
+        }
+
+        /** @return the status that refused */
+        public Status status() {
+            return status;
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.mesh.controller.mcp;
 
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Tool;
+import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.VerbCalls;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.verbs.Verbs;
@@ -95,6 +96,33 @@ public final class McpDispatcher {
     }
 
     /**
+     * One message's answer, and whether its verb was refused by core's gate because this controller is not
+     * active ({@link Lifecycle.NotActive}): what a transport that hands requests back while the controller
+     * hands over needs to know, by type rather than from the answer's code.
+     *
+     * @param response the response as UTF-8 JSON on one line, or empty for a notification
+     * @param notActive whether a {@code tools/call} was refused because this controller is not active
+     */
+    public record Answer(Optional<byte[]> response, boolean notActive) {
+
+        public Answer {
+            Objects.requireNonNull(response, "response");
+        }
+    }
+
+    /**
+     * Answers one message as {@link #dispatch(byte[], Envelope)} does, telling also whether the gate refused it.
+     *
+     * @param message one message as received: UTF-8 JSON, at most {@link #MAX_MESSAGE_BYTES}
+     * @param envelope who sends it and, when the transport carries one, its request id
+     * @return the answer
+     */
+    public Answer answer(byte[] message, Envelope envelope) {
+        Exchange exchange = exchange(message, envelope);
+        return new Answer(exchange.response().map(JsonRpc::write), exchange.notActive());
+    }
+
+    /**
      * Answers one message already parsed. Never throws on any message.
      *
      * @param message one parsed message; the transport that parsed it bounds its size and depth
@@ -102,7 +130,7 @@ public final class McpDispatcher {
      * @return the response, or empty for a notification
      */
     public Optional<JsonNode> dispatch(JsonNode message, Envelope envelope) {
-        return answer(JsonRpc.read(message), envelope);
+        return answer(JsonRpc.read(message), envelope, new Refusal());
     }
 
     /**
@@ -111,8 +139,9 @@ public final class McpDispatcher {
      * @param method the method of a valid request or notification, {@code ""} for an invalid message
      * @param status whether the message was served, was a notification, or was not a valid request
      * @param answer the response, {@code null} for a notification
+     * @param notActive whether a {@code tools/call} was refused because this controller is not active
      */
-    record Exchange(String method, Status status, JsonNode answer) {
+    record Exchange(String method, Status status, JsonNode answer, boolean notActive) {
         /** What became of a message. */
         enum Status { ANSWERED, NOTIFIED, INVALID }
 
@@ -124,16 +153,25 @@ public final class McpDispatcher {
     /** Like {@link #dispatch(byte[], Envelope)}, saying also which method it was and whether the message was valid. */
     Exchange exchange(byte[] message, Envelope envelope) {
         JsonRpc.Incoming incoming = JsonRpc.read(message);
+        Refusal refusal = new Refusal();
         return switch (incoming) {
-            case JsonRpc.Invalid invalid -> new Exchange("", Exchange.Status.INVALID, invalid.response());
+            case JsonRpc.Invalid invalid -> new Exchange("", Exchange.Status.INVALID, invalid.response(), false);
             case JsonRpc.Notification notification -> new Exchange(notification.method(), Exchange.Status.NOTIFIED,
-                    answer(incoming, envelope).orElse(null));
-            case JsonRpc.Request request -> new Exchange(request.method(), Exchange.Status.ANSWERED,
-                    answer(incoming, envelope).orElseThrow());
+                    answer(incoming, envelope, refusal).orElse(null), false);
+            case JsonRpc.Request request -> {
+                JsonNode answer = answer(incoming, envelope, refusal).orElseThrow();
+                yield new Exchange(request.method(), Exchange.Status.ANSWERED, answer, refusal.notActive);
+            }
         };
     }
 
-    private Optional<JsonNode> answer(JsonRpc.Incoming incoming, Envelope envelope) {
+    /** What became of one message's verb beside its answer; confined to the thread answering it. */
+    private static final class Refusal {
+        /** Whether core's gate refused the verb because this controller is not active. */
+        boolean notActive;
+    }
+
+    private Optional<JsonNode> answer(JsonRpc.Incoming incoming, Envelope envelope, Refusal refusal) {
         return switch (incoming) {
             case JsonRpc.Invalid invalid -> Optional.of(invalid.response());
             case JsonRpc.Notification notification -> {
@@ -141,16 +179,16 @@ public final class McpDispatcher {
                 LOG.debug("mcp notification ignored method={}", notification.method());
                 yield Optional.empty();
             }
-            case JsonRpc.Request request -> Optional.of(respond(request, envelope));
+            case JsonRpc.Request request -> Optional.of(respond(request, envelope, refusal));
         };
     }
 
-    private JsonNode respond(JsonRpc.Request request, Envelope envelope) {
+    private JsonNode respond(JsonRpc.Request request, Envelope envelope, Refusal refusal) {
         if (!request.method().equals("tools/call")) {
-            return answer(request, envelope);
+            return answer(request, envelope, refusal);
         }
         long started = System.nanoTime();
-        JsonNode answer = answer(request, envelope);
+        JsonNode answer = answer(request, envelope, refusal);
         calls.called(verbLabel(request.params()), outcome(answer), Duration.ofNanos(System.nanoTime() - started));
         return answer;
     }
@@ -174,13 +212,13 @@ public final class McpDispatcher {
                 : VerbCalls.OK;
     }
 
-    private JsonNode answer(JsonRpc.Request request, Envelope envelope) {
+    private JsonNode answer(JsonRpc.Request request, Envelope envelope, Refusal refusal) {
         try {
             JsonNode result = switch (request.method()) {
                 case "initialize" -> Handshake.initialize(request.params(), serverVersion);
                 case "ping" -> NODES.objectNode();
                 case "tools/list" -> toolsList(verbs.tools());
-                case "tools/call" -> toolsCall(request.params(), envelope);
+                case "tools/call" -> toolsCall(request.params(), envelope, refusal);
                 default -> throw McpException.protocol(JsonRpc.METHOD_NOT_FOUND, "method not found: \""
                         + request.method() + "\"; the methods are initialize, ping, tools/list and tools/call");
             };
@@ -214,7 +252,7 @@ public final class McpDispatcher {
         return result;
     }
 
-    private ObjectNode toolsCall(ObjectNode params, Envelope envelope) {
+    private ObjectNode toolsCall(ObjectNode params, Envelope envelope, Refusal refusal) {
         JsonNode name = params.get("name");
         if (name == null || !name.isString()) {
             throw McpException.protocol(JsonRpc.INVALID_PARAMS, "invalid params: tools/call needs \"name\", the "
@@ -233,7 +271,9 @@ public final class McpDispatcher {
             return toolResult(result, false);
         } catch (MeshException e) {
             // The identity's store may fail as the verbs' may: both go through the one boundary.
-            return toolResult(toolError(toolFailure(e, verb, envelope)), true);
+            VerbException failure = toolFailure(e, verb, envelope);
+            refusal.notActive = failure.getCause() instanceof Lifecycle.NotActive;
+            return toolResult(toolError(failure), true);
         }
     }
 
