@@ -1,6 +1,7 @@
 /**
  * The controller's core, offline: the mesh model and the ports (the root package), composition
- * ({@code compose}), planning ({@code plan}) and the verbs ({@code verbs}). Not exported: the
+ * ({@code compose}), planning ({@code plan}), carrying it out ({@code execute}), the verbs ({@code verbs}) and
+ * the reading of settings from the environment ({@code settings}). Not exported: the
  * implementations behind them ({@code ….internal}) and the in-memory ports for tests and
  * development ({@code memory}).
  */
@@ -12,5 +13,6 @@ module dev.mesh.controller.core {
     exports dev.mesh.controller.core.compose;
     exports dev.mesh.controller.core.execute;
     exports dev.mesh.controller.core.plan;
+    exports dev.mesh.controller.core.settings;
     exports dev.mesh.controller.core.verbs;
 }

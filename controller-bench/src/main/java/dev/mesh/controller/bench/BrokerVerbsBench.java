@@ -15,8 +15,8 @@ import dev.mesh.controller.core.RequestRecords;
 import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.verbs.Verbs;
-import dev.mesh.controller.launcher.Assembly;
 import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.mcp.Assembly;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code mesh-controller.verbs}, {@code reply_to} {@code amq.rabbitmq.reply-to}, a
  *       {@code correlation_id}, {@code user_id} and {@code message_id}, and waits for its reply:
  *       {@link BrokerVerbs} (the controller's transport) on {@link BenchStore}'s 10,000 nodes, the
- *       verbs built by the launcher's {@link Assembly}, answers it.</li>
+ *       verbs built by the controller's one {@link Assembly}, answers it.</li>
  *   <li>{@code echo} (the floor) — the same caller and bytes to a queue of the same arguments as
  *       {@code mesh-controller.verbs} (quorum, single active consumer, delivery limit 5, dead-letter
  *       exchange), consumed with the same client library and the same prefetch (16) by an echo that sends

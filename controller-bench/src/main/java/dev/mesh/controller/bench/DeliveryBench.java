@@ -27,8 +27,8 @@ import dev.mesh.controller.core.execute.Executor;
 import dev.mesh.controller.core.memory.LocalLifecycle;
 import dev.mesh.controller.core.memory.ForwardingInventory;
 import dev.mesh.controller.core.verbs.Verbs;
-import dev.mesh.controller.launcher.Assembly;
 import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.mcp.Assembly;
 import dev.mesh.controller.store.PgInventory;
 import dev.mesh.controller.store.PgRequestRecords;
 import java.nio.charset.StandardCharsets;
@@ -54,7 +54,7 @@ import java.util.concurrent.TimeUnit;
  * <p>The controller is wired as {@code serve} wires it (launcher's {@code MeshController}): the fenced
  * {@code PgInventory} of {@link BenchStore} holding {@link SyntheticMesh}'s 1,000 nodes and 50 whole
  * modules, {@link Execution} with {@link BrokerDeliveries} and {@link NatsEvents}, {@link Executor} (a
- * round at once after every change, and every second), the verbs of the launcher's {@link Assembly} with
+ * round at once after every change, and every second), the verbs of the controller's one {@link Assembly} with
  * the fenced request records, their events asking the executor for a round, and {@link BrokerVerbs}.
  * Builds are a stub that accepts every order.
  *

@@ -1,11 +1,13 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.bus;
 
 import dev.mesh.controller.core.Secret;
+import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Where the broker's AMQP port is and who the controller is there: {@code MESH_BROKER_ADDRESS_PORT}
- * and {@code MESH_BROKER_ADDRESS_FILE} ({@link Config}). {@code toString()} shows {@code ***} for the
+ * and {@code MESH_BROKER_ADDRESS_FILE} ({@link BusVariables}). {@code toString()} shows {@code ***} for the
  * password.
  *
  * @param host the broker's host name or address
@@ -14,12 +16,21 @@ import java.util.Objects;
  * @param user the user the controller connects as
  * @param password that user's password
  */
-record BrokerAddress(String host, int port, String vhost, String user, Secret password) {
+public record BrokerAddress(String host, int port, String vhost, String user, Secret password) {
 
-    BrokerAddress {
+    public BrokerAddress {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(vhost, "vhost");
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(password, "password");
+    }
+
+    /**
+     * @param certificate the PEM file of the CA the broker's certificate must chain to; empty for plain AMQP
+     * @return the connection's settings
+     */
+    public BrokerSettings settings(Optional<Path> certificate) {
+        return new BrokerSettings(host, port, vhost, user, password, certificate
+                .<BrokerSettings.Transport>map(BrokerSettings.Transport.Tls::new).orElse(BrokerSettings.Transport.PLAIN));
     }
 }

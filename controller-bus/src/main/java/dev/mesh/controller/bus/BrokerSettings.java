@@ -60,7 +60,7 @@ public record BrokerSettings(String host, int port, String vhost, String user, S
      * @return whether {@code host} names this machine's loopback interface by itself: {@code localhost}, an
      *     IPv4 literal in 127.0.0.0/8 or the IPv6 literal {@code ::1}; a name is never resolved to decide
      */
-    static boolean isLoopback(String host) {
+    public static boolean isLoopback(String host) {
         if (host.toLowerCase(Locale.ROOT).equals("localhost")) {
             return true;
         }

@@ -1,6 +1,7 @@
 package dev.mesh.controller.cli;
 
 import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.settings.ConfigException;
 import dev.mesh.controller.manifest.Problem;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,6 +1,5 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.cli;
 
-import dev.mesh.controller.cli.CommandException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -12,18 +11,18 @@ import java.util.List;
  *
  * <p>Not thread-safe: one start, one stop.
  */
-final class Closer implements AutoCloseable {
+public final class Closer implements AutoCloseable {
 
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
 
     /** @return {@code resource}, to be closed with the others */
-    <T extends AutoCloseable> T open(T resource) {
+    public <T extends AutoCloseable> T open(T resource) {
         opened.push(resource);
         return resource;
     }
 
     /** Runs {@code action} when closing, in its place in the order. */
-    void onClose(Runnable action) {
+    public void onClose(Runnable action) {
         opened.push(action::run);
     }
 
@@ -32,7 +31,7 @@ final class Closer implements AutoCloseable {
      *
      * @return the failures, in the order they happened; empty when all closed cleanly
      */
-    List<Exception> closeAll() {
+    public List<Exception> closeAll() {
         List<Exception> failures = new ArrayList<>();
         while (!opened.isEmpty()) {
             try {
@@ -59,7 +58,7 @@ final class Closer implements AutoCloseable {
      * @param failures what went wrong while stopping
      * @throws CommandException when there is any, saying the controller did not stop cleanly
      */
-    static void throwIfAny(List<Exception> failures) {
+    public static void throwIfAny(List<Exception> failures) {
         if (!failures.isEmpty()) {
             CommandException stopped = new CommandException("the controller stopped, but not cleanly: "
                     + failures.getFirst().getMessage(), failures.getFirst());

@@ -1,14 +1,18 @@
 package dev.mesh.controller.cli;
 
+import dev.mesh.controller.core.settings.ConfigException;
 import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.mcp.McpException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,16 +34,16 @@ import java.util.Map;
  * @param token the bearer token
  * @param consulted the places consulted before the endpoint was found, and why they gave none
  */
-record ControllerAddress(URI endpoint, String source, BearerToken token, List<String> consulted) {
+public record ControllerAddress(URI endpoint, String source, BearerToken token, List<String> consulted) {
 
     static final String URL_VARIABLE = "MESH_CONTROLLER_URL";
     static final String STATE_VARIABLE = "MESH_CONTROLLER_STATE";
     static final String TOKEN_VARIABLE = "MESH_CONTROLLER_TOKEN_FILE";
     static final Path DEFAULT_STATE = Path.of(".mesh-dev");
     /** The file of the state directory that holds the endpoint of the controller serving from it. */
-    static final String URL_FILE = "url";
+    public static final String URL_FILE = "url";
 
-    ControllerAddress {
+    public ControllerAddress {
         consulted = List.copyOf(consulted);
     }
 
@@ -177,5 +181,30 @@ record ControllerAddress(URI endpoint, String source, BearerToken token, List<St
 
     private static boolean isSet(String value) {
         return value != null && !value.isBlank();
+    }
+
+    /**
+     * Writes a running controller's endpoint to {@code <state>/url}, where {@link #find} reads it, through a
+     * temporary file, so that a reader never sees half of it.
+     *
+     * @param directory the state directory
+     * @param endpoint the running controller's endpoint
+     * @throws CommandException when it cannot be written
+     */
+    public static void writeUrl(Path directory, URI endpoint) {
+        Path file = directory.resolve(URL_FILE);
+        Path temporary = directory.resolve(URL_FILE + ".new");
+        try {
+            Files.writeString(temporary, endpoint + "\n", StandardCharsets.UTF_8);
+            Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
+            try {
+                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new CommandException("cannot write " + file + ", where clients find the controller: "
+                    + e.getMessage(), e);
+        }
     }
 }

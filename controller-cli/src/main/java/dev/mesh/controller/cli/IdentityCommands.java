@@ -1,6 +1,7 @@
 package dev.mesh.controller.cli;
 
 import dev.mesh.controller.core.Grants;
+import dev.mesh.controller.core.settings.ConfigException;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Suggestions;
 import java.io.PrintWriter;

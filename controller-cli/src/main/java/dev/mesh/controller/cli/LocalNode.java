@@ -1,6 +1,5 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.cli;
 
-import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.core.Node;
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -22,16 +21,16 @@ import java.util.Map;
  * its system as the mesh names systems ({@code ID-VERSION_ID} of {@code /etc/os-release}, e.g.
  * {@code debian-12}).
  */
-final class LocalNode {
+public final class LocalNode {
 
     /** The name of this machine's node in dev mode. */
-    static final String NAME = "local";
+    public static final String NAME = "local";
 
     private LocalNode() {
     }
 
     /** @return this machine as node {@code local} */
-    static Node detect() {
+    public static Node detect() {
         return new Node(NAME, address(), system(Path.of("/etc/os-release")));
     }
 

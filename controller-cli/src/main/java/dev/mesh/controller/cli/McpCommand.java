@@ -1,5 +1,6 @@
 package dev.mesh.controller.cli;
 
+import dev.mesh.controller.core.settings.ConfigException;
 import dev.mesh.controller.manifest.MeshException;
 import dev.mesh.controller.mcp.McpClient;
 import dev.mesh.controller.mcp.StdioBridge;

@@ -1,5 +1,6 @@
 package dev.mesh.controller.cli;
 
+import dev.mesh.controller.core.settings.ConfigException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

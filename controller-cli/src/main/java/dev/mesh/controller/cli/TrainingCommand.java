@@ -1,7 +1,5 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.cli;
 
-import dev.mesh.controller.cli.JarVersion;
-import dev.mesh.controller.cli.MeshLoader;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Licences;
 import dev.mesh.controller.core.Lifecycle;
@@ -11,11 +9,11 @@ import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import dev.mesh.controller.core.memory.MemoryRequestRecords;
 import dev.mesh.controller.core.verbs.Verbs;
+import dev.mesh.controller.mcp.Assembly;
 import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.McpHttpServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -30,7 +28,10 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -53,7 +54,7 @@ import picocli.CommandLine.Option;
  * cannot make a cache of half a start.
  */
 @Command(name = "training", hidden = true, description = "The build's training run for the ahead-of-time cache.")
-final class TrainingCommand implements Callable<Integer> {
+public final class TrainingCommand implements Callable<Integer> {
 
     /** Which start a cache is made for. */
     enum Workload { cli, serve }
@@ -72,6 +73,20 @@ final class TrainingCommand implements Callable<Integer> {
     @Option(names = "--classes", paramLabel = "FILE",
             description = "serve: the classes to load by name, one a line (# for comments).")
     private Path classes;
+
+    private final BiFunction<String[], Map<String, String>, CommandLine> commandLine;
+    private final Consumer<Map<String, String>> serveConfiguration;
+
+    /**
+     * @param commandLine the launcher's command line for one invocation, its input and output nowhere
+     * @param serveConfiguration reads and checks {@code serve}'s configuration from an environment, as a
+     *     mesh's {@code serve} does; throws when it is wrong
+     */
+    public TrainingCommand(BiFunction<String[], Map<String, String>, CommandLine> commandLine,
+            Consumer<Map<String, String>> serveConfiguration) {
+        this.commandLine = Objects.requireNonNull(commandLine, "commandLine");
+        this.serveConfiguration = Objects.requireNonNull(serveConfiguration, "serveConfiguration");
+    }
 
     @Override
     public Integer call() throws IOException {
@@ -117,7 +132,7 @@ final class TrainingCommand implements Callable<Integer> {
         }
     }
 
-    private static void offline(Path mesh, List<String> manifests) {
+    private void offline(Path mesh, List<String> manifests) {
         List<String> validate = new ArrayList<>(List.of("validate"));
         validate.addAll(manifests);
         run(Map.of(), validate);
@@ -132,7 +147,7 @@ final class TrainingCommand implements Callable<Integer> {
     }
 
     /** An in-memory controller with the example mesh, served over loopback HTTP and called by the CLI. */
-    private static void online(Path mesh, Path scratch) {
+    private void online(Path mesh, Path scratch) {
         Clock clock = Clock.systemUTC();
         MemoryInventory inventory = new MemoryInventory();
         Lifecycle lifecycle = LocalLifecycle.active(LocalPlanLock.create(), "training:1", clock);
@@ -159,7 +174,7 @@ final class TrainingCommand implements Callable<Integer> {
     }
 
     /** {@code serve}'s configuration read from files as a mesh gives them; nothing is connected to. */
-    private static void configuration(Path scratch) throws IOException {
+    private void configuration(Path scratch) throws IOException {
         String closed;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closed = "127.0.0.1:" + socket.getLocalPort();
@@ -175,21 +190,20 @@ final class TrainingCommand implements Callable<Integer> {
                 "{\"user\": \"training\", \"password\": \"training\", \"vhost\": \"/\"}"));
         env.put("MESH_BROKER_ADDRESS_PORT", closed);
         env.put("MESH_BUS_NATS_FILE", write(scratch, "nats.json", "{\"url\": \"nats://" + closed + "\"}"));
-        Config.forServe(env);
+        serveConfiguration.accept(env);
     }
 
     private static String write(Path dir, String name, String content) throws IOException {
         return Files.writeString(dir.resolve(name), content).toString();
     }
 
-    private static void run(Map<String, String> env, List<String> args) {
+    private void run(Map<String, String> env, List<String> args) {
         run(env, args, 0);
     }
 
     /** Runs one command of the whole command line, its output discarded; fails unless it exits as expected. */
-    private static void run(Map<String, String> env, List<String> args, int expected) {
-        CommandLine commandLine = Main.forArguments(args.toArray(String[]::new), env, InputStream.nullInputStream(),
-                OutputStream.nullOutputStream());
+    private void run(Map<String, String> env, List<String> args, int expected) {
+        CommandLine commandLine = this.commandLine.apply(args.toArray(String[]::new), env);
         StringWriter err = new StringWriter();
         commandLine.setOut(new PrintWriter(OutputStream.nullOutputStream()));
         commandLine.setErr(new PrintWriter(err, true));

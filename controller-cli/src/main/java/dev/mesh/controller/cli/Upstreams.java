@@ -1,5 +1,6 @@
 package dev.mesh.controller.cli;
 
+import dev.mesh.controller.core.settings.ConfigException;
 import dev.mesh.controller.mcp.Upstream;
 import java.util.Map;
 import java.util.Optional;

@@ -13,3 +13,4 @@
  * stack trace, and nothing reads the environment: it is given as a map.
  */
 package dev.mesh.controller.cli;
+import dev.mesh.controller.core.settings.ConfigException;

@@ -3,6 +3,7 @@ package dev.mesh.controller.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mesh.controller.core.settings.ConfigException;
 import dev.mesh.controller.mcp.BearerToken;
 import java.io.IOException;
 import java.net.URI;

@@ -3,6 +3,7 @@ package dev.mesh.controller.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.VerbException;
+import dev.mesh.controller.core.settings.ConfigException;
 import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.manifest.Problem;

@@ -2,6 +2,7 @@ package dev.mesh.controller.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mesh.controller.core.settings.ConfigException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;

@@ -20,7 +20,7 @@ final class BrokerUpstreams implements Upstreams {
     public Optional<Upstream> open(Map<String, String> env, Consumer<String> warnings) {
         Optional<Config.Mcp> config = Config.forMcp(env);
         config.ifPresent(mcp -> mcp.warnings().forEach(warnings));
-        return config.map(mcp -> BrokerUpstream.connect(MeshController.brokerSettings(mcp.broker(),
-                mcp.certificate()), McpClient.DEFAULT_REQUEST_TIMEOUT));
+        return config.map(mcp -> BrokerUpstream.connect(mcp.broker().settings(mcp.certificate()),
+                McpClient.DEFAULT_REQUEST_TIMEOUT));
     }
 }

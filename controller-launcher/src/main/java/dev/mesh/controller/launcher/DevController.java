@@ -1,31 +1,34 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.cli.Closer;
 import dev.mesh.controller.cli.CommandException;
+import dev.mesh.controller.cli.ControllerAddress;
 import dev.mesh.controller.cli.JarVersion;
+import dev.mesh.controller.cli.LocalNode;
 import dev.mesh.controller.cli.MeshLoader;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.verbs.Verbs;
+import dev.mesh.controller.handover.ControllerLifecycle;
 import dev.mesh.controller.handover.HandoverSettings;
+import dev.mesh.controller.handover.Instance;
 import dev.mesh.controller.handover.KeepActive;
 import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.mcp.Assembly;
 import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.mcp.McpHttpServer;
+import dev.mesh.controller.mcp.PrometheusMetrics;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.EmbeddedStore;
+import dev.mesh.controller.store.StorePorts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,30 +43,17 @@ import org.slf4j.LoggerFactory;
  * {@code mesh-controller mcp} read.
  *
  * <p>{@link #close()} stops it in order: no new requests, the lock released, the store stopped.
+ *
+ * @param state the state directory
+ * @param server the verbs over HTTP
+ * @param epoch the plan lock's epoch it took at the start
+ * @param loaded what {@code --mesh} did, or {@code ""} without it
+ * @param opened what it opened, to close
  */
-final class DevController implements AutoCloseable {
+record DevController(Path state, McpHttpServer server, long epoch, String loaded, Closer opened)
+        implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DevController.class);
-
-    /** The file, under the state directory, that holds the running controller's endpoint. */
-    static final String URL_FILE = "url";
-
-    /** The variable naming the directory of what development controllers share: the unpacked PostgreSQL. */
-    static final String CACHE_VARIABLE = "MESH_CONTROLLER_CACHE";
-
-    private final Path state;
-    private final McpHttpServer server;
-    private final long epoch;
-    private final String loaded;
-    private final Closer opened;
-
-    private DevController(Path state, McpHttpServer server, long epoch, String loaded, Closer opened) {
-        this.state = state;
-        this.server = server;
-        this.epoch = epoch;
-        this.loaded = loaded;
-        this.opened = opened;
-    }
 
     /**
      * Starts the controller. Everything opened before a failure is closed again.
@@ -72,7 +62,7 @@ final class DevController implements AutoCloseable {
      * @param http where to serve the verbs
      * @param allowRemote whether {@code http} may be an address other than loopback
      * @param mesh a mesh to load into an empty store, already read and checked
-     * @param binaries where the embedded PostgreSQL is unpacked ({@link #binaries})
+     * @param binaries where the embedded PostgreSQL is unpacked ({@link EmbeddedStore#binaries})
      * @return the running controller
      * @throws dev.mesh.controller.manifest.MeshException when a part cannot start (the store, the
      *     lock, the port), saying which and why
@@ -84,11 +74,14 @@ final class DevController implements AutoCloseable {
         try {
             createPrivateDirectory(directory);
             EmbeddedStore store = opened.open(EmbeddedStore.start(directory, binaries));
-            StorePorts ports = StorePorts.open(store.endpoint(Database.INVENTORY), store.endpoint(Database.LICENCES),
-                    Instance.id(), Clock.systemUTC(), opened);
+            String instance = Instance.id();
+            StorePorts ports = opened.open(StorePorts.open(store.endpoint(Database.INVENTORY),
+                    store.endpoint(Database.LICENCES), instance));
+            ControllerLifecycle lifecycle = opened.open(ControllerLifecycle.standby(ports.lock(), instance,
+                    Clock.systemUTC()));
             LoggedEvents events = new LoggedEvents();
             // Alone on its store, it takes the plan lock now, and again whenever it finds the lock lost.
-            KeepActive keeper = opened.open(KeepActive.start(ports.lifecycle(), events,
+            KeepActive keeper = opened.open(KeepActive.start(lifecycle, events,
                     HandoverSettings.DEFAULTS.keepActiveEvery(),
                     new KeepActive.Listener() {
                         @Override
@@ -104,19 +97,18 @@ final class DevController implements AutoCloseable {
                     }));
             long epoch = keeper.status().epoch();
             ports.inventory().report(LocalNode.detect());
-            PrometheusMetrics metrics = new PrometheusMetrics(ports.lifecycle());
+            PrometheusMetrics metrics = new PrometheusMetrics(lifecycle);
             Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(ports.inventory(), ports.licences(),
-                    ports.lifecycle(), events, ports.requests(), Layout.DEFAULT, Clock.systemUTC())
+                    lifecycle, events, ports.requests(), Layout.DEFAULT, Clock.systemUTC())
                     .withCalls(metrics), Identity.ANYONE, JarVersion.version()));
             String loaded = mesh.map(loader -> MeshLoader.isEmpty(ports.inventory())
                     ? "loaded " + loader.load(ports.inventory(), assembly.verbs())
                     : "the store holds a mesh already; --mesh was not loaded again").orElse("");
-            BearerToken token = Files.exists(directory.resolve(BearerToken.FILE_NAME))
-                    ? BearerToken.read(directory) : BearerToken.create(directory);
+            BearerToken token = BearerToken.readOrCreate(directory);
             assembly.renewStatus(Assembly.STATUS_EVERY);
             McpHttpServer server = assembly.serveHttp(new McpHttpServer.Config(http, allowRemote, token,
                     LocalNode.NAME, McpHttpServer.Config.DEFAULT_MAX_CONCURRENT), metrics.exposition());
-            writeUrl(directory, server);
+            ControllerAddress.writeUrl(directory, server.endpoint());
             LOG.info("controller started mode=dev state={} url={} epoch={}", directory, server.endpoint(), epoch);
             return new DevController(directory, server, epoch, loaded, opened);
         } catch (RuntimeException e) {
@@ -130,11 +122,6 @@ final class DevController implements AutoCloseable {
         return "mesh-controller ready: " + server.endpoint() + " (dev, state " + state + ", epoch " + epoch + ")";
     }
 
-    /** @return what {@code --mesh} did, or {@code ""} without it */
-    String loaded() {
-        return loaded;
-    }
-
     /**
      * Removes {@code <state>/url}, stops serving, releases the plan lock and stops the store, going on
      * past failures.
@@ -144,7 +131,7 @@ final class DevController implements AutoCloseable {
     @Override
     public void close() {
         List<Exception> failures = new ArrayList<>();
-        Path url = state.resolve(URL_FILE);
+        Path url = state.resolve(ControllerAddress.URL_FILE);
         try {
             Files.deleteIfExists(url);
         } catch (IOException e) {
@@ -156,39 +143,7 @@ final class DevController implements AutoCloseable {
         Closer.throwIfAny(failures);
     }
 
-    /**
-     * Where development controllers unpack the embedded PostgreSQL, shared by this user's state directories, so
-     * that only the first start unpacks it (some seconds of a fresh start; docs/store.md): {@code
-     * $MESH_CONTROLLER_CACHE/postgres}, else {@code $XDG_CACHE_HOME/mesh-controller/postgres}, else {@code
-     * $HOME/.cache/mesh-controller/postgres}; with none of them set (to an absolute path), the state directory's
-     * {@code postgres-binaries}, as before there was a cache.
-     *
-     * @param env the environment
-     * @param state the state directory
-     * @return the directory
-     */
-    static Path binaries(Map<String, String> env, Path state) {
-        return absolute(env.get(CACHE_VARIABLE))
-                .or(() -> absolute(env.get("XDG_CACHE_HOME")).map(cache -> cache.resolve("mesh-controller")))
-                .or(() -> absolute(env.get("HOME")).map(home -> home.resolve(".cache").resolve("mesh-controller")))
-                .map(cache -> cache.resolve("postgres"))
-                .orElseGet(() -> state.toAbsolutePath().normalize().resolve("postgres-binaries"));
-    }
-
-    /** @return the value as a path, when it is an absolute one (the XDG rule: a relative one is ignored) */
-    private static Optional<Path> absolute(String value) {
-        if (value == null || value.isBlank()) {
-            return Optional.empty();
-        }
-        try {
-            Path path = Path.of(value);
-            return path.isAbsolute() ? Optional.of(path.normalize()) : Optional.empty();
-        } catch (InvalidPathException e) {
-            return Optional.empty();
-        }
-    }
-
-    static void createPrivateDirectory(Path directory) {
+    private static void createPrivateDirectory(Path directory) {
         try {
             if (!Files.isDirectory(directory)) {
                 Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(
@@ -197,24 +152,6 @@ final class DevController implements AutoCloseable {
         } catch (IOException e) {
             throw new CommandException("cannot create the state directory " + directory + ": " + e.getMessage()
                     + "; choose another with --state", e);
-        }
-    }
-
-    /** Writes the endpoint to {@code <state>/url} through a temporary file, so a reader never sees half of it. */
-    private static void writeUrl(Path directory, McpHttpServer server) {
-        Path file = directory.resolve(URL_FILE);
-        Path temporary = directory.resolve(URL_FILE + ".new");
-        try {
-            Files.writeString(temporary, server.endpoint() + "\n", StandardCharsets.UTF_8);
-            Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
-            try {
-                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } catch (IOException e) {
-            throw new CommandException("cannot write " + file + ", where clients find the controller: "
-                    + e.getMessage(), e);
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.mesh.controller.cli.GenesisCommand;
 import dev.mesh.controller.cli.IdentityCommands;
 import dev.mesh.controller.cli.MeshCommands;
 import dev.mesh.controller.cli.PrepareCommand;
+import dev.mesh.controller.cli.TrainingCommand;
 import dev.mesh.controller.core.Grants;
 import dev.mesh.controller.bus.Broker;
 import dev.mesh.controller.bus.BusException;
@@ -127,21 +128,7 @@ public final class Main {
      * @return a new command line, not shared
      */
     static CommandLine commandLine(Map<String, String> env, InputStream in, OutputStream out) {
-        return commandLine(env, in, out, Optional.empty());
-    }
-
-    /**
-     * The whole command tree, with {@code mcp} on the streams given and {@code genesis} taking its default
-     * archive beside {@code bundle}.
-     *
-     * @param env the environment the commands read their configuration from
-     * @param in where {@code mcp} reads its client's messages
-     * @param out where {@code mcp} writes its answers
-     * @param bundle the bundle directory this command runs from; empty when not run from a bundle
-     * @return a new command line, not shared
-     */
-    static CommandLine commandLine(Map<String, String> env, InputStream in, OutputStream out, Optional<Path> bundle) {
-        return MeshCommands.commandLine(env, in, out, controllerCommands(env, bundle), new BrokerUpstreams());
+        return MeshCommands.commandLine(env, in, out, controllerCommands(env, Optional.empty()), new BrokerUpstreams());
     }
 
     /**
@@ -172,7 +159,9 @@ public final class Main {
     private static List<Object> controllerCommands(Map<String, String> env, Optional<Path> bundle) {
         return List.of(new GenesisCommand(bundle), new PrepareCommand(env, Main::preparation), new ServeCommand(env),
                 new IdentityCommands.Grant(env, Main::grants), new IdentityCommands.Revoke(env, Main::grants),
-                new IdentityCommands.Principals(env, Main::grants), new TrainingCommand());
+                new IdentityCommands.Principals(env, Main::grants), new TrainingCommand(
+                        (args, training) -> forArguments(args, training, InputStream.nullInputStream(),
+                                OutputStream.nullOutputStream()), Config::forServe));
     }
 
     /**
@@ -193,7 +182,7 @@ public final class Main {
                     }
                 }).toList();
         return new PrepareCommand.Parts(databases, () -> {
-            try (Broker broker = Broker.connect(MeshController.brokerSettings(config.broker(), config.certificate()),
+            try (Broker broker = Broker.connect(config.broker().settings(config.certificate()),
                     "mesh-controller-prepare")) {
                 Topology.Declared declared = Topology.declare(broker);
                 return new PrepareCommand.Declared(declared.vhost(), declared.created(), declared.found());

@@ -1,27 +1,16 @@
 package dev.mesh.controller.launcher;
 
-import dev.mesh.controller.bus.Broker;
-import dev.mesh.controller.bus.BrokerBuilders;
 import dev.mesh.controller.bus.BrokerConsumers;
-import dev.mesh.controller.bus.BrokerDeliveries;
-import dev.mesh.controller.bus.BrokerPermissions;
-import dev.mesh.controller.bus.BrokerSettings;
-import dev.mesh.controller.bus.BusMetrics;
 import dev.mesh.controller.bus.BusWire;
-import dev.mesh.controller.bus.FactsIn;
-import dev.mesh.controller.bus.ManagementApi;
-import dev.mesh.controller.bus.NatsEvents;
-import dev.mesh.controller.bus.NatsSettings;
-import dev.mesh.controller.bus.PermissionsKeeper;
-import dev.mesh.controller.bus.ReportsIn;
-import dev.mesh.controller.bus.Topology;
+import dev.mesh.controller.bus.LoggedRounds;
+import dev.mesh.controller.bus.MeshBus;
+import dev.mesh.controller.cli.Closer;
 import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.cli.GenesisImport;
 import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.core.Events;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
-import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.core.execute.Execution;
 import dev.mesh.controller.core.execute.Executor;
 import dev.mesh.controller.core.verbs.Verbs;
@@ -29,23 +18,22 @@ import dev.mesh.controller.handover.ControllerLifecycle;
 import dev.mesh.controller.handover.FeedRule;
 import dev.mesh.controller.handover.Handover;
 import dev.mesh.controller.handover.HandoverSettings;
+import dev.mesh.controller.handover.Instance;
 import dev.mesh.controller.handover.LeaseRenewal;
 import dev.mesh.controller.manifest.Layout;
+import dev.mesh.controller.mcp.Assembly;
 import dev.mesh.controller.mcp.McpHttpServer;
+import dev.mesh.controller.mcp.PrometheusMetrics;
 import dev.mesh.controller.mcp.StandbyWarmup;
 import dev.mesh.controller.store.ConnectionPool;
-import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.KnownNodes;
-import dev.mesh.controller.store.Migrations;
 import dev.mesh.controller.store.PgIdentity;
-import dev.mesh.controller.store.SchemaStatus;
-import java.nio.file.Path;
+import dev.mesh.controller.store.StorePorts;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.HashSet;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,41 +95,24 @@ final class MeshController implements AutoCloseable {
         String instance = Instance.id();
         AtomicReference<Runnable> onActivated = new AtomicReference<>(() -> { });
         try {
-            for (Database database : Database.values()) {
-                SchemaStatus schema = Migrations.of(database, config.stores().endpoint(database).dataSource())
-                        .requireUpToDate();
-                if (schema.ahead()) {
-                    LOG.info("schema newer than this controller, compatible database={} at={} carried={}",
-                            database.label(), schema.current(), schema.latest());
-                }
-            }
+            config.stores().requireUpToDate();
             HandoverSettings timings = config.handover();
-            StorePorts store = StorePorts.open(config.stores().inventory(), config.stores().licences(), instance,
-                    Optional.of(timings.lease()), clock, opened);
+            StorePorts store = opened.open(StorePorts.open(config.stores().inventory(), config.stores().licences(),
+                    instance, Optional.of(timings.lease())));
             store.lock().warm();
+            ControllerLifecycle lifecycle = opened.open(ControllerLifecycle.standby(store.lock(), instance, clock));
             ConnectionPool identityPool = opened.open(ConnectionPool.open(config.stores().identity(), 2));
             // Every verb and report asks who may: the store is asked once a second per principal and verb.
             PgIdentity principals = new PgIdentity(identityPool.dataSource());
             Identity identity = Identity.remembering(principals, IDENTITY_TTL, clock);
 
-            Broker broker = opened.open(Broker.connect(brokerSettings(config), instance, timings.heartbeat()));
-            Topology.declare(broker);
-            checkBodyLimit(broker);
-            // With the management API, the active controller owns what every principal may do on the broker.
-            Optional<PermissionsKeeper> keeper = config.management().map(management -> opened.open(
-                    PermissionsKeeper.start(permissions(management, broker.settings()), principals::enabled,
-                            store.inventory(), store.lifecycle())));
-            NatsSettings nats = natsSettings(config);
-            NatsEvents natsEvents = opened.open(NatsEvents.start(nats, store.lifecycle()::status, clock));
-            BrokerDeliveries deliveries = opened.open(new BrokerDeliveries(broker));
-            BrokerBuilders builders = opened.open(new BrokerBuilders(broker));
-            warm(store, deliveries);
-
-            Execution execution = Execution.of(new Execution.Ports(store.inventory(),
-                    keeper.map(k -> k.deliveries(deliveries)).orElse(deliveries), builders, natsEvents, Layout.DEFAULT,
-                    clock));
-            PrometheusMetrics metrics = new PrometheusMetrics(store.lifecycle());
-            Executor executor = Executor.start(execution, store.lifecycle(), EXECUTOR_TICK,
+            MeshBus bus = opened.open(MeshBus.open(new MeshBus.Settings(config.broker().settings(config.certificate()),
+                    config.management(), config.nats().settings(), instance, timings.heartbeat()), principals::enabled,
+                    store.inventory(), lifecycle, clock));
+            Execution execution = Execution.of(new Execution.Ports(store.inventory(), bus.deliveries(),
+                    bus.builders(), bus.events(), Layout.DEFAULT, clock));
+            PrometheusMetrics metrics = new PrometheusMetrics(lifecycle);
+            Executor executor = Executor.start(execution, lifecycle, EXECUTOR_TICK,
                     metrics.counting(new LoggedRounds()));
             opened.onClose(executor::close);
             Events events = (kind, payload) -> {
@@ -149,59 +120,42 @@ final class MeshController implements AutoCloseable {
                     LOG.info("handover activated instance={} epoch={} previous={} how={} gapMs={}", instance,
                             payload.get("epochNew"), payload.get("from"), payload.get("how"), payload.get("gapMs"));
                     onActivated.get().run();
-                    keeper.ifPresent(PermissionsKeeper::activated);
+                    bus.activated();
                 }
-                natsEvents.publish(kind, payload);
+                bus.events().publish(kind, payload);
                 executor.changed();
             };
             // Reports and facts in before the verbs: status's bus counts them (BusWire), and neither needs a verb.
-            ReportsIn reports = opened.open(ReportsIn.start(broker, identity, executor::record, clock));
             // Facts only from a known principal or a node the inventory holds (docs/security.md).
             KnownNodes known = opened.open(KnownNodes.start(principals, store.inventory()));
-            FactsIn facts = opened.open(FactsIn.start(nats, store.inventory(), clock, known));
+            BusWire wire = bus.listen(identity, executor::record, known, store.inventory(), metrics.registry(),
+                    PrometheusMetrics.PREFIX);
             Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(store.inventory(), store.licences(),
-                    store.lifecycle(), events, store.requests(), Layout.DEFAULT, clock,
-                    new BusWire(broker, facts, reports, natsEvents), metrics), identity, JarVersion.version()));
-            BusMetrics.register(metrics.registry(), PrometheusMetrics.PREFIX, broker, facts, reports, natsEvents);
+                    lifecycle, events, store.requests(), Layout.DEFAULT, clock, wire, metrics), identity,
+                    JarVersion.version()));
             assembly.renewStatus(Assembly.STATUS_EVERY);
-            opened.open(LeaseRenewal.start(store.lifecycle(), timings.leaseRenewal(),
+            opened.open(LeaseRenewal.start(lifecycle, timings.leaseRenewal(),
                     e -> LOG.warn("plan lock check failed reason=\"{}\"", e.getMessage())));
             // Only the active controller writes: the first import of the genesis file follows an activation.
             genesis.ifPresent(g -> onActivated.set(() -> g.activated(store.inventory(), assembly.verbs())));
 
             // A standby until the broker feeds it; each activation publishes mesh.events.handover and starts a round.
-            BrokerConsumers consumers = opened.open(BrokerConsumers.of(broker, assembly.verbs(), identity,
-                    JarVersion.version(), store.lifecycle(), FeedRule.of(timings)));
-            Handover handover = Handover.start(store.lifecycle(), consumers, timings.settle(), events);
+            BrokerConsumers consumers = bus.serve(assembly.verbs(), identity, JarVersion.version(), lifecycle,
+                    FeedRule.of(timings));
+            Handover handover = Handover.start(lifecycle, consumers, timings.settle(), events);
             opened.onClose(handover::stop);
-            Thread warmup = StandbyWarmup.start(assembly.verbs(), identity, JarVersion.version(), store.lifecycle());
+            Thread warmup = StandbyWarmup.start(assembly.verbs(), identity, JarVersion.version(), lifecycle);
             Optional<McpHttpServer> server = http.map(listen -> assembly.serveHttp(listen, metrics.exposition()));
-            awaitReady(store.lifecycle(), warmup, timings.readyWait(), timings.holderLookEvery());
-            Lifecycle.Status status = store.lifecycle().status();
+            awaitReady(lifecycle, warmup, timings.readyWait(), timings.holderLookEvery());
+            Lifecycle.Status status = lifecycle.status();
             LOG.info("controller started mode=mesh instance={} role={} epoch={} broker={} nats={}{}", instance,
-                    status.role().label(), status.epoch(), broker.settings().where(), nats.url(),
+                    status.role().label(), status.epoch(), bus.broker().where(), config.nats().url(),
                     server.map(s -> " url=" + s.endpoint()).orElse(""));
-            return new MeshController(instance, store.lifecycle(), handover, timings.settle(), server, opened);
+            return new MeshController(instance, lifecycle, handover, timings.settle(), server, opened);
         } catch (RuntimeException e) {
             opened.closeAll().forEach(e::addSuppressed);
             throw e;
         }
-    }
-
-    /**
-     * Declares, in the background, the queue of every node the inventory knows, as the first round of an
-     * active controller would (once per node and process), so that a standby taking over spends its first
-     * round delivering, not declaring (docs/design.md section 10: a standby keeps its connections warm; what
-     * declaring took a successor is in docs/benchmarks.md). Best effort: what fails is declared by that round.
-     */
-    private static void warm(StorePorts store, BrokerDeliveries deliveries) {
-        Thread.ofVirtual().name("mesh-controller-warm").start(() -> {
-            try {
-                store.inventory().nodes().forEach(node -> deliveries.prepare(node.name()));
-            } catch (RuntimeException e) {
-                LOG.debug("host queues not declared ahead reason=\"{}\"", e.getMessage());
-            }
-        });
     }
 
     /**
@@ -223,30 +177,6 @@ final class MeshController implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    static BrokerSettings brokerSettings(Config.Serve config) {
-        return brokerSettings(config.broker(), config.certificate());
-    }
-
-    /** @return the bus's settings for the launcher's address and CA file: the one place mapping them */
-    static BrokerSettings brokerSettings(BrokerAddress address, Optional<Path> certificate) {
-        return new BrokerSettings(address.host(), address.port(), address.vhost(), address.user(), address.password(),
-                certificate.<BrokerSettings.Transport>map(BrokerSettings.Transport.Tls::new)
-                        .orElse(BrokerSettings.Transport.PLAIN));
-    }
-
-    /** @return the broker's permissions through its management API, never changing the controller's or its own */
-    private static BrokerPermissions permissions(BrokerManagement management, BrokerSettings broker) {
-        ManagementApi api = new ManagementApi(management.host(), management.port(), management.user(),
-                management.password(), broker.transport());
-        return new BrokerPermissions(api, broker.vhost(), new HashSet<>(List.of(broker.user(), management.user())));
-    }
-
-    static NatsSettings natsSettings(Config.Serve config) {
-        NatsAddress address = config.nats();
-        Secret password = address.user().isEmpty() ? address.token() : address.password();
-        return new NatsSettings(address.url(), address.user(), password, "");
     }
 
     /** @return the line {@code serve} prints once it serves */
@@ -281,48 +211,5 @@ final class MeshController implements AutoCloseable {
         failures.addAll(opened.closeAll());
         LOG.info("controller stopped mode=mesh instance={}", instance);
         Closer.throwIfAny(failures);
-    }
-
-    /**
-     * Tells, off the start's path, whether the broker refuses bodies over the controller's limit, as the mesh's
-     * broker module configures it: a WARN when it does not (a large body then costs the controller a dropped
-     * connection per delivery, docs/security.md), nothing more; the answer does not stop {@code serve}.
-     */
-    private static void checkBodyLimit(Broker broker) {
-        Thread.ofVirtual().name("mesh-body-limit").start(() -> {
-            try {
-                if (broker.refusesLargeBodies()) {
-                    LOG.debug("broker refuses bodies over the controller's limit maxBodyBytes={}", Broker.MAX_BODY_BYTES);
-                } else {
-                    LOG.warn("broker takes bodies over the controller's limit maxBodyBytes={} at={}; set "
-                            + "max_message_size = {} in the broker's rabbitmq.conf (docs/security.md, \"Bounded "
-                            + "bodies\"): a larger message then never reaches a queue", Broker.MAX_BODY_BYTES,
-                            broker.settings().where(), Broker.MAX_BODY_BYTES);
-                }
-            } catch (RuntimeException e) {
-                LOG.debug("broker body limit not known reason=\"{}\"", e.getMessage());
-            }
-        });
-    }
-
-    /** The executor's rounds, logged; a delivery that fails every round is told once a minute. */
-    private static final class LoggedRounds implements Executor.Listener {
-
-        private final RepeatedFailures failures = new RepeatedFailures(Clock.systemUTC());
-
-        @Override
-        public void round(Execution.Round round) {
-            round.delivered().forEach(d -> LOG.info("declaration delivered node={} revision={} epoch={}", d.node(),
-                    d.revision(), d.epoch()));
-            round.sent().forEach(id -> LOG.info("build requested build={}", id));
-            round.waiting().forEach((node, what) -> LOG.debug("delivery waits node={} for={}", node, what));
-            round.failed().forEach((what, why) -> failures.failed(what).ifPresent(line -> LOG.warn(
-                    "delivery failed what={} failures={} reason=\"{}\"", what, line.failures(), why)));
-        }
-
-        @Override
-        public void failed(RuntimeException failure) {
-            LOG.warn("round failed reason=\"{}\"", failure.getMessage());
-        }
     }
 }

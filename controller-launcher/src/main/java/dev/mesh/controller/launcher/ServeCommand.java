@@ -3,17 +3,18 @@ package dev.mesh.controller.launcher;
 import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.cli.JarVersion;
+import dev.mesh.controller.cli.LocalNode;
 import dev.mesh.controller.cli.MeshLoader;
 import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.mcp.McpHttpServer;
+import dev.mesh.controller.store.EmbeddedStore;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -174,13 +175,7 @@ final class ServeCommand implements Callable<Integer> {
         if (http == null) {
             http = DEV_HTTP;
         }
-        InetSocketAddress address = address(http);
-        if (!allowRemote && !address.getAddress().isLoopbackAddress()) {
-            throw new ParameterException(spec.commandLine(), "--http " + http + " is not a loopback address: every "
-                    + "machine that reaches it could try the token; listen on 127.0.0.1 (the default), or add "
-                    + "--allow-remote to serve other machines too");
-        }
-        checkListenable(address);
+        InetSocketAddress address = listenable(" (the default)");
         Optional<MeshLoader> loader;
         try {
             loader = Optional.ofNullable(mesh).map(MeshLoader::read);
@@ -189,7 +184,7 @@ final class ServeCommand implements Callable<Integer> {
                     + (e.problems().size() == 1 ? "" : "s") + "; nothing was started", e);
         }
         DevController controller = DevController.start(state, address, allowRemote, loader,
-                DevController.binaries(env, state));
+                EmbeddedStore.binaries(env, state));
         String loaded = controller.loaded();
         return serveUntilStopped(controller::close, loaded.isEmpty() ? List.of(controller.readyLine())
                 : List.of(loaded, controller.readyLine()));
@@ -206,17 +201,8 @@ final class ServeCommand implements Callable<Integer> {
         err.flush();
         Optional<McpHttpServer.Config> httpConfig = Optional.empty();
         if (http != null) {
-            InetSocketAddress address = address(http);
-            if (!allowRemote && !address.getAddress().isLoopbackAddress()) {
-                throw new ParameterException(spec.commandLine(), "--http " + http + " is not a loopback address: "
-                        + "every machine that reaches it could try the token; listen on 127.0.0.1, or add "
-                        + "--allow-remote to serve other machines too");
-            }
-            checkListenable(address);
-            Path directory = state.toAbsolutePath().normalize();
-            DevController.createPrivateDirectory(directory);
-            BearerToken token = Files.exists(directory.resolve(BearerToken.FILE_NAME)) ? BearerToken.read(directory)
-                    : BearerToken.create(directory);
+            InetSocketAddress address = listenable("");
+            BearerToken token = BearerToken.readOrCreate(state.toAbsolutePath().normalize());
             httpConfig = Optional.of(new McpHttpServer.Config(address, allowRemote, token, LocalNode.NAME,
                     McpHttpServer.Config.DEFAULT_MAX_CONCURRENT));
         }
@@ -260,6 +246,21 @@ final class ServeCommand implements Callable<Integer> {
                     + "mesh-controller.tar.gz) over it: tar -xzf mesh-controller-dev.tar.gz in the directory that "
                     + "holds mesh-controller/", e);
         }
+    }
+
+    /**
+     * @param theDefault what the fix's loopback address is called, when it is the default
+     * @return {@code --http}'s address, on loopback unless {@code --allow-remote}, and free to listen on
+     */
+    private InetSocketAddress listenable(String theDefault) {
+        InetSocketAddress address = address(http);
+        if (!allowRemote && !address.getAddress().isLoopbackAddress()) {
+            throw new ParameterException(spec.commandLine(), "--http " + http + " is not a loopback address: every "
+                    + "machine that reaches it could try the token; listen on 127.0.0.1" + theDefault + ", or add "
+                    + "--allow-remote to serve other machines too");
+        }
+        checkListenable(address);
+        return address;
     }
 
     /**

@@ -75,7 +75,7 @@ class BusAuthorizationIT {
                 + own.get("password").asString() + "\"}");
         mesh.put("MESH_BUS_NATS_FILE", natsFile.toString());
         controller = MeshController.start(mesh.config(), Optional.empty());
-        caller = BrokerUpstream.connect(MeshController.brokerSettings(mesh.config()), Duration.ofSeconds(20));
+        caller = BrokerUpstream.connect(mesh.config().broker().settings(mesh.config().certificate()), Duration.ofSeconds(20));
     }
 
     @AfterEach

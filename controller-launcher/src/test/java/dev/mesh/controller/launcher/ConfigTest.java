@@ -3,7 +3,10 @@ package dev.mesh.controller.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.mesh.controller.cli.ConfigException;
+import dev.mesh.controller.bus.BrokerAddress;
+import dev.mesh.controller.bus.BrokerManagement;
+import dev.mesh.controller.bus.NatsAddress;
+import dev.mesh.controller.core.settings.ConfigException;
 import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.handover.HandoverSettings;

@@ -92,7 +92,7 @@ class GenesisServeIT {
 
     private void start() {
         controller = MeshController.start(config, Optional.empty());
-        caller = BrokerUpstream.connect(MeshController.brokerSettings(config), Duration.ofSeconds(20));
+        caller = BrokerUpstream.connect(config.broker().settings(config.certificate()), Duration.ofSeconds(20));
     }
 
     private void close() {

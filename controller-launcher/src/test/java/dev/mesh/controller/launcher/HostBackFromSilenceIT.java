@@ -57,7 +57,7 @@ class HostBackFromSilenceIT {
         mesh.grantEveryVerb("guest");
         Config.Serve config = mesh.config();
         controller = MeshController.start(config, Optional.empty());
-        caller = BrokerUpstream.connect(MeshController.brokerSettings(config), Duration.ofSeconds(20));
+        caller = BrokerUpstream.connect(config.broker().settings(config.certificate()), Duration.ofSeconds(20));
         host = SimulatedHost.open(HostSettings.of(node, "10.0.0.1", "debian-12", mesh.simhostBroker(node),
                 NatsSettings.of(MeshEnvironment.NATS_URL), "guest").withFactsInterval(Duration.ofMillis(300))
                 .withApplyTime(Duration.ofMillis(100)));

@@ -55,7 +55,7 @@ class HostileFactsIT {
         mesh.grantEveryVerb("guest");
         config = mesh.config();
         controller = MeshController.start(config, Optional.empty());
-        caller = BrokerUpstream.connect(MeshController.brokerSettings(config), Duration.ofSeconds(20));
+        caller = BrokerUpstream.connect(config.broker().settings(config.certificate()), Duration.ofSeconds(20));
         nats = FactsPublisher.open(NatsSettings.of(MeshEnvironment.NATS_URL));
     }
 

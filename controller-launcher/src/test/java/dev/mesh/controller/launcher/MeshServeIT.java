@@ -101,7 +101,7 @@ class MeshServeIT {
                 "unassign", "push", "build");
 
         controller = MeshController.start(config, Optional.empty());
-        caller = BrokerUpstream.connect(MeshController.brokerSettings(config), Duration.ofSeconds(20));
+        caller = BrokerUpstream.connect(config.broker().settings(config.certificate()), Duration.ofSeconds(20));
         dev.mesh.controller.simhost.BrokerSettings guest = new dev.mesh.controller.simhost.BrokerSettings("127.0.0.1",
                 5672, vhost, "guest", "guest");
         opened.add(SimulatedBuilder.open("debian-12", guest));

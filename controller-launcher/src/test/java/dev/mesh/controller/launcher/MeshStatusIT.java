@@ -3,6 +3,7 @@ package dev.mesh.controller.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.bus.BrokerUpstream;
+import dev.mesh.controller.mcp.Assembly;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import dev.mesh.controller.store.PgIdentity;
@@ -64,7 +65,7 @@ class MeshStatusIT {
         identity.enroll("guest");
         identity.grant("guest", "status");
         controller = MeshController.start(config, Optional.empty());
-        caller = BrokerUpstream.connect(MeshController.brokerSettings(config), Duration.ofSeconds(20));
+        caller = BrokerUpstream.connect(config.broker().settings(config.certificate()), Duration.ofSeconds(20));
     }
 
     @AfterEach

@@ -67,7 +67,7 @@ class TwoControllersIT {
         assertThat(first.instance()).isNotEqualTo(second.instance());
         assertThat(first.role()).as("the first started, fed first: " + first.err()).isEqualTo("active");
         assertThat(second.role()).as("the second, a standby: " + second.err()).isEqualTo("standby");
-        caller = BrokerUpstream.connect(MeshController.brokerSettings(mesh.config()), Duration.ofSeconds(20));
+        caller = BrokerUpstream.connect(mesh.config().broker().settings(mesh.config().certificate()), Duration.ofSeconds(20));
 
         JsonNode before = status();
         assertThat(before.path("role").asString()).isEqualTo("active");

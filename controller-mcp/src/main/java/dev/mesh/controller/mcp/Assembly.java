@@ -1,11 +1,12 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.mcp;
 
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.verbs.Verbs;
-import dev.mesh.controller.mcp.McpDispatcher;
-import dev.mesh.controller.mcp.McpHttpServer;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -35,7 +36,8 @@ public final class Assembly implements AutoCloseable {
     private final Verbs.Ports ports;
     private final Verbs verbs;
     private final McpDispatcher dispatcher;
-    private final Closer closer = new Closer();
+    /** What {@link #close()} stops, the last started first; guarded by {@code this}. */
+    private final Deque<AutoCloseable> started = new ArrayDeque<>();
 
     private Assembly(Verbs.Ports ports, Identity identity, String version) {
         this.ports = ports;
@@ -78,7 +80,7 @@ public final class Assembly implements AutoCloseable {
     public void renewStatus(Duration every) {
         ScheduledExecutorService renewal = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("mesh-controller-status").daemon().factory());
-        closer.onClose(renewal::shutdownNow);
+        started((AutoCloseable) renewal::shutdownNow);
         renewal.scheduleWithFixedDelay(this::renew, 0, every.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -90,7 +92,7 @@ public final class Assembly implements AutoCloseable {
      * @throws dev.mesh.controller.mcp.McpException when the address cannot be listened on
      */
     public McpHttpServer serveHttp(McpHttpServer.Config config) {
-        return closer.open(McpHttpServer.start(dispatcher, config));
+        return started(McpHttpServer.start(dispatcher, config));
     }
 
     /**
@@ -102,14 +104,39 @@ public final class Assembly implements AutoCloseable {
      * @return the running server; {@link #close()} stops it
      * @throws dev.mesh.controller.mcp.McpException when the address cannot be listened on
      */
-    McpHttpServer serveHttp(McpHttpServer.Config config, McpHttpServer.Metrics metrics) {
-        return closer.open(McpHttpServer.start(dispatcher, config, Optional.of(metrics)));
+    public McpHttpServer serveHttp(McpHttpServer.Config config, McpHttpServer.Metrics metrics) {
+        return started(McpHttpServer.start(dispatcher, config, Optional.of(metrics)));
     }
 
     /** Stops the transports, then the renewal of {@code status}. */
     @Override
     public void close() {
-        closer.close();
+        List<AutoCloseable> stopping;
+        synchronized (this) {
+            stopping = List.copyOf(started);
+            started.clear();
+        }
+        RuntimeException failed = null;
+        for (AutoCloseable one : stopping) {
+            try {
+                one.close();
+            } catch (Exception e) {
+                if (failed == null) {
+                    failed = new IllegalStateException("the controller's transports did not stop cleanly: "
+                            + e.getMessage(), e);
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    private synchronized <T extends AutoCloseable> T started(T one) {
+        started.push(one);
+        return one;
     }
 
     private void renew() {

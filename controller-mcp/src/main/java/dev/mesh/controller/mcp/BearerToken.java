@@ -60,6 +60,15 @@ public final class BearerToken {
     }
 
     /**
+     * @param stateDirectory the controller's state directory
+     * @return the token of {@code <stateDirectory>/token}, written anew ({@link #create}) when there is none
+     * @throws McpException as {@link #read(Path)} and {@link #create} do
+     */
+    public static BearerToken readOrCreate(Path stateDirectory) {
+        return Files.exists(stateDirectory.resolve(FILE_NAME)) ? read(stateDirectory) : create(stateDirectory);
+    }
+
+    /**
      * Writes a new random token to {@code <stateDirectory>/token}, replacing any there: written to
      * a temporary file created with mode 0600, then moved over the old one atomically. Creates the
      * state directory (mode 0700) when it is missing.

@@ -1,12 +1,10 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.mcp;
 
-import dev.mesh.controller.bus.BusMetrics;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.Role;
 import dev.mesh.controller.core.VerbCalls;
 import dev.mesh.controller.core.execute.Execution;
 import dev.mesh.controller.core.execute.Executor;
-import dev.mesh.controller.mcp.McpHttpServer;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -25,15 +23,15 @@ import java.util.Optional;
  * global one): the verbs' calls — core's {@link VerbCalls}, told by the one dispatcher behind every
  * transport — by verb and outcome with their durations; the life cycle read from core's {@link Lifecycle}
  * when scraped (role, epoch, the last handover's gap and lock wait); the deliveries and builds the
- * executor's rounds did ({@link #counting}); and in a mesh the bus's own counts ({@link BusMetrics}). What
+ * executor's rounds did ({@link #counting}); and in a mesh the bus's own counts (the bus module registers them in {@link #registry()}). What
  * is counted elsewhere is read there when scraped, never counted twice.
  *
  * <p>Thread-safe.
  */
-final class PrometheusMetrics implements VerbCalls {
+public final class PrometheusMetrics implements VerbCalls {
 
     /** The prefix of every metric's name. */
-    static final String PREFIX = "mesh_controller_";
+    public static final String PREFIX = "mesh_controller_";
 
     /**
      * The verbs' duration buckets, in seconds: a read answers in well under a millisecond from memory, a
@@ -53,7 +51,7 @@ final class PrometheusMetrics implements VerbCalls {
     /**
      * @param lifecycle the controller's life cycle, read at each scrape
      */
-    PrometheusMetrics(Lifecycle lifecycle) {
+    public PrometheusMetrics(Lifecycle lifecycle) {
         Objects.requireNonNull(lifecycle, "lifecycle");
         verbs = Counter.builder().name(PREFIX + "verbs_total")
                 .help("Verb calls (tools/call) answered, by verb and outcome: ok, a tool error's code, "
@@ -119,7 +117,7 @@ final class PrometheusMetrics implements VerbCalls {
      * @param rounds what else hears of the executor's rounds (its log)
      * @return a listener that counts the deliveries and builds of each round, then tells {@code rounds}
      */
-    Executor.Listener counting(Executor.Listener rounds) {
+    public Executor.Listener counting(Executor.Listener rounds) {
         Objects.requireNonNull(rounds, "rounds");
         return new Executor.Listener() {
             @Override
@@ -138,12 +136,12 @@ final class PrometheusMetrics implements VerbCalls {
     }
 
     /** @return the registry, for the bus's metrics to join */
-    PrometheusRegistry registry() {
+    public PrometheusRegistry registry() {
         return registry;
     }
 
     /** @return {@code GET /metrics}: the registry in Prometheus's text format 0.0.4 */
-    McpHttpServer.Metrics exposition() {
+    public McpHttpServer.Metrics exposition() {
         return new McpHttpServer.Metrics(PrometheusTextFormatWriter.CONTENT_TYPE, this::text);
     }
 

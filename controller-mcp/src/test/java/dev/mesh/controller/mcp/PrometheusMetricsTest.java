@@ -1,4 +1,4 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

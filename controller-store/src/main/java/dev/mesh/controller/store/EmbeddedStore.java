@@ -3,9 +3,12 @@ package dev.mesh.controller.store;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
+
 import dev.mesh.controller.core.Secret;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.util.Map;
+import java.nio.file.InvalidPathException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -62,6 +65,9 @@ public final class EmbeddedStore implements AutoCloseable {
     private static final String USER = "postgres";
     /** Where {@link #start(Path)} unpacks the server: in the state directory, which holds all of it. */
     static final String BINARIES = "postgres-binaries";
+
+    /** The variable naming the directory of what development controllers share: the unpacked PostgreSQL. */
+    public static final String CACHE_VARIABLE = "MESH_CONTROLLER_CACHE";
 
     private final Path state;
     private final StateLock lock;
@@ -397,6 +403,38 @@ public final class EmbeddedStore implements AutoCloseable {
             return "; the server's output (" + log + ") ends with: " + String.join(" | ", last) + hint;
         } catch (IOException | UncheckedIOException e) {
             return "; its output could not be read from " + log + " (" + e.getMessage() + ")";
+        }
+    }
+
+    /**
+     * Where development controllers unpack the embedded PostgreSQL, shared by this user's state directories, so
+     * that only the first start unpacks it (some seconds of a fresh start; docs/store.md): {@code
+     * $MESH_CONTROLLER_CACHE/postgres}, else {@code $XDG_CACHE_HOME/mesh-controller/postgres}, else {@code
+     * $HOME/.cache/mesh-controller/postgres}; with none of them set (to an absolute path), the state directory's
+     * {@code postgres-binaries}, as before there was a cache.
+     *
+     * @param env the environment
+     * @param state the state directory
+     * @return the directory
+     */
+    public static Path binaries(Map<String, String> env, Path state) {
+        return absolute(env.get(CACHE_VARIABLE))
+                .or(() -> absolute(env.get("XDG_CACHE_HOME")).map(cache -> cache.resolve("mesh-controller")))
+                .or(() -> absolute(env.get("HOME")).map(home -> home.resolve(".cache").resolve("mesh-controller")))
+                .map(cache -> cache.resolve("postgres"))
+                .orElseGet(() -> state.toAbsolutePath().normalize().resolve("postgres-binaries"));
+    }
+
+    /** @return the value as a path, when it is an absolute one (the XDG rule: a relative one is ignored) */
+    private static Optional<Path> absolute(String value) {
+        if (value == null || value.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            Path path = Path.of(value);
+            return path.isAbsolute() ? Optional.of(path.normalize()) : Optional.empty();
+        } catch (InvalidPathException e) {
+            return Optional.empty();
         }
     }
 }

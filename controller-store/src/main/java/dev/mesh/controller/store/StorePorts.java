@@ -1,66 +1,129 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.store;
 
-import dev.mesh.controller.handover.ControllerLifecycle;
-import dev.mesh.controller.store.ConnectionPool;
-import dev.mesh.controller.store.Endpoint;
-import dev.mesh.controller.store.OneTransaction;
-import dev.mesh.controller.store.PgInventory;
-import dev.mesh.controller.store.PgLicences;
-import dev.mesh.controller.store.PgPlanLock;
-import dev.mesh.controller.store.PgRequestRecords;
-import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Core's ports on the store: connection pools on the {@code inventory} and {@code licences}
- * databases, the plan lock on a session of its own, the fenced inventory and request records, the
- * licences, and the life cycle that holds the lock while this controller is active. The
- * development controller opens them on its embedded store, {@code serve} on the databases its
- * environment names.
+ * Core's ports on the store, open: connection pools on the {@code inventory} and {@code licences} databases,
+ * the plan lock on a session of its own, and the inventory and request records fenced by that lock's epoch.
+ * The development controller opens them on its embedded store, {@code serve} on the databases its environment
+ * names ({@link Stores}); whoever opens them puts its life cycle on {@link #lock()}.
  *
- * @param inventory the record of the mesh; its plan writes check the lock's epoch
- * @param licences the modules' licences
- * @param requests mutating requests' outcomes, fenced like the inventory
- * @param lock the plan lock
- * @param lifecycle the gate in front of plan work, on {@code lock}; starts as standby, and the handover
- *     ({@code serve}) or {@link dev.mesh.controller.handover.KeepActive} (the development controller) moves it
+ * <p>{@link #close()} closes the lock, then the pools. Thread-safe.
  */
-record StorePorts(PgInventory inventory, PgLicences licences, PgRequestRecords requests, PgPlanLock lock,
-        ControllerLifecycle lifecycle) {
+public final class StorePorts implements AutoCloseable {
+
+    private final PgInventory inventory;
+    private final PgLicences licences;
+    private final PgRequestRecords requests;
+    private final PgPlanLock lock;
+    private final List<AutoCloseable> opened;
+
+    private StorePorts(PgInventory inventory, PgLicences licences, PgRequestRecords requests, PgPlanLock lock,
+            List<AutoCloseable> opened) {
+        this.inventory = inventory;
+        this.licences = licences;
+        this.requests = requests;
+        this.lock = lock;
+        this.opened = List.copyOf(opened);
+    }
 
     /**
-     * Opens the ports; what they hold open is closed by {@code closer}, the life cycle released
-     * before the lock is closed and the pools after both.
+     * Opens the ports, the plan lock without a lease: a controller alone on its store.
      *
      * @param inventory where the inventory database is
      * @param licences where the licences database is
      * @param instance this controller's id, recorded as the plan lock's holder
-     * @param clock what the life cycle reads {@code since} from
-     * @param closer what closes them, in reverse order
      * @return the ports
-     * @throws dev.mesh.controller.store.StoreException when a pool cannot connect
+     * @throws StoreException when a pool cannot connect; what was opened is closed again
      */
-    static StorePorts open(Endpoint inventory, Endpoint licences, String instance, Clock clock, Closer closer) {
-        return open(inventory, licences, instance, Optional.empty(), clock, closer);
+    public static StorePorts open(Endpoint inventory, Endpoint licences, String instance) {
+        return open(inventory, licences, instance, Optional.empty());
     }
 
     /**
-     * As {@link #open(Endpoint, Endpoint, String, Clock, Closer)}, the plan lock with a lease
-     * ({@link PgPlanLock#withLease}) when one is given: the mesh's controller, which a standby must be
-     * able to take over from when it is frozen.
+     * Opens the ports, the plan lock with a lease ({@link PgPlanLock#withLease}) when one is given: the mesh's
+     * controller, which a standby must be able to take over from when it is frozen.
+     *
+     * @param inventory where the inventory database is
+     * @param licences where the licences database is
+     * @param instance this controller's id, recorded as the plan lock's holder
+     * @param lease how long the lock's lease lasts without a renewal; empty for none
+     * @return the ports
+     * @throws StoreException when a pool cannot connect; what was opened is closed again
      */
-    static StorePorts open(Endpoint inventory, Endpoint licences, String instance, Optional<Duration> lease,
-            Clock clock, Closer closer) {
-        ConnectionPool inventoryPool = closer.open(ConnectionPool.open(inventory, 8));
-        ConnectionPool licencesPool = closer.open(ConnectionPool.open(licences, 2));
-        // One data source for the inventory, the records and the lock's reads: a mutating request's changes
-        // and its record are then one transaction (RequestRecords.atomically).
-        OneTransaction inventoryData = OneTransaction.over(inventoryPool.dataSource());
-        PgPlanLock unleased = PgPlanLock.of(inventory, inventoryData, instance, PgPlanLock.DEFAULT_WAIT);
-        PgPlanLock lock = closer.open(lease.map(unleased::withLease).orElse(unleased));
-        ControllerLifecycle lifecycle = closer.open(ControllerLifecycle.standby(lock, instance, clock));
-        return new StorePorts(PgInventory.fenced(inventoryData, lock), new PgLicences(licencesPool.dataSource()),
-                PgRequestRecords.fenced(inventoryData, lock), lock, lifecycle);
+    public static StorePorts open(Endpoint inventory, Endpoint licences, String instance, Optional<Duration> lease) {
+        Objects.requireNonNull(lease, "lease");
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            ConnectionPool inventoryPool = opened(opened, ConnectionPool.open(inventory, 8));
+            ConnectionPool licencesPool = opened(opened, ConnectionPool.open(licences, 2));
+            // One data source for the inventory, the records and the lock's reads: a mutating request's changes
+            // and its record are then one transaction (RequestRecords.atomically).
+            OneTransaction inventoryData = OneTransaction.over(inventoryPool.dataSource());
+            PgPlanLock unleased = PgPlanLock.of(inventory, inventoryData, instance, PgPlanLock.DEFAULT_WAIT);
+            PgPlanLock lock = opened(opened, lease.map(unleased::withLease).orElse(unleased));
+            return new StorePorts(PgInventory.fenced(inventoryData, lock), new PgLicences(licencesPool.dataSource()),
+                    PgRequestRecords.fenced(inventoryData, lock), lock, opened.reversed());
+        } catch (RuntimeException e) {
+            closeAll(opened.reversed()).forEach(e::addSuppressed);
+            throw e;
+        }
+    }
+
+    /** @return the record of the mesh; its plan writes check the lock's epoch */
+    public PgInventory inventory() {
+        return inventory;
+    }
+
+    /** @return the modules' licences */
+    public PgLicences licences() {
+        return licences;
+    }
+
+    /** @return mutating requests' outcomes, fenced like the inventory */
+    public PgRequestRecords requests() {
+        return requests;
+    }
+
+    /** @return the plan lock */
+    public PgPlanLock lock() {
+        return lock;
+    }
+
+    /**
+     * Closes the lock, then the pools, going on past failures.
+     *
+     * @throws StoreException when something did not close, the first failure its cause
+     */
+    @Override
+    public void close() {
+        List<Exception> failures = closeAll(opened);
+        if (!failures.isEmpty()) {
+            StoreException failed = new StoreException("the store's connections did not close cleanly: "
+                    + failures.getFirst().getMessage(), failures.getFirst());
+            failures.stream().skip(1).forEach(failed::addSuppressed);
+            throw failed;
+        }
+    }
+
+    private static <T extends AutoCloseable> T opened(List<AutoCloseable> opened, T one) {
+        opened.add(one);
+        return one;
+    }
+
+    private static List<Exception> closeAll(List<AutoCloseable> inOrder) {
+        List<Exception> failures = new ArrayList<>();
+        for (AutoCloseable one : inOrder) {
+            try {
+                one.close();
+            } catch (Exception e) {
+                failures.add(e);
+            }
+        }
+        return failures;
     }
 }

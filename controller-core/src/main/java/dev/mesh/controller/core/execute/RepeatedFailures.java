@@ -1,4 +1,4 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.core.execute;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -12,23 +12,24 @@ import java.util.Optional;
  * Failures that repeat every round (a delivery refused {@code NO_ROUTE} twice a second while a node's queue is
  * missing, say), told in the log once per minute per thing that fails, with how often it failed meanwhile: the
  * first failure of a thing is told at once, the next one a minute after at the earliest, as {@code failures=N}
- * (counting the one told, and those untold since the last line). The metrics count every failure
- * ({@link PrometheusMetrics}). Thread-safe.
+ * (counting the one told, and those untold since the last line). The metrics count every failure (an
+ * {@link Executor.Listener} of their own). Thread-safe.
  */
-final class RepeatedFailures {
+public final class RepeatedFailures {
 
     /** At most this often a line per thing. */
-    static final Duration PERIOD = Duration.ofMinutes(1);
+    public static final Duration PERIOD = Duration.ofMinutes(1);
 
     private final Clock clock;
     private final Map<String, Stretch> stretches = new HashMap<>();
 
-    RepeatedFailures(Clock clock) {
+    /** @param clock when each failure happens */
+    public RepeatedFailures(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** What to log for one thing: how many failures the line stands for, the one now included. */
-    record Line(String what, long failures) {
+    public record Line(String what, long failures) {
     }
 
     private static final class Stretch {
@@ -42,7 +43,7 @@ final class RepeatedFailures {
      * @param what the thing that failed: a node, a build
      * @return the line to log now, if one is due
      */
-    synchronized Optional<Line> failed(String what) {
+    public synchronized Optional<Line> failed(String what) {
         Instant now = clock.instant();
         Stretch stretch = stretches.computeIfAbsent(what, w -> new Stretch());
         if (stretch.told != null && now.isBefore(stretch.told.plus(PERIOD))) {

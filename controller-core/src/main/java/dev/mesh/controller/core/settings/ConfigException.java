@@ -1,12 +1,12 @@
-package dev.mesh.controller.cli;
+package dev.mesh.controller.core.settings;
 
 import dev.mesh.controller.manifest.MeshException;
 import java.util.List;
 
 /**
  * What configures a command is wrong — the environment, a token file, a file the command line
- * names —: one line per problem, each naming the variable (and file) and the fix. {@link Failures}
- * prints every line and exits with the command's exit code for refused input ({@code 2}, {@code 1}
+ * names —: one line per problem, each naming the variable (and file) and the fix. The command line
+ * ({@code dev.mesh.controller.cli.Failures}) prints every line and exits with the command's exit code for refused input ({@code 2}, {@code 1}
  * for {@code plan}), before anything has connected anywhere.
  */
 public final class ConfigException extends MeshException {

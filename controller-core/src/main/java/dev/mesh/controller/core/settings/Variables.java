@@ -1,6 +1,5 @@
-package dev.mesh.controller.launcher;
+package dev.mesh.controller.core.settings;
 
-import dev.mesh.controller.cli.ConfigException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -22,14 +21,14 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The environment as {@link Config} reads it, one variable at a time: each problem becomes a line
+ * The environment as the settings of each part read it, one variable at a time: each problem becomes a line
  * naming the variable, the file and the fix, collected until {@link #check} throws them all at
  * once; each credentials file that group or others may read draws one warning. No line quotes a
  * file's content, so no secret reaches one.
  *
  * <p>Not thread-safe: one instance per reading.
  */
-final class Variables {
+public final class Variables {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
     private static final Set<PosixFilePermission> READABLE_BY_OTHERS = Set.of(PosixFilePermission.GROUP_READ,
@@ -39,15 +38,15 @@ final class Variables {
     private final List<String> problems = new ArrayList<>();
     private final Map<Path, String> warnings = new LinkedHashMap<>();
 
-    Variables(Map<String, String> env) {
+    public Variables(Map<String, String> env) {
         this.env = Objects.requireNonNull(env, "env");
     }
 
     /** A {@code host:port} as a variable gives it. */
-    record Address(String host, int port) {
+    public record Address(String host, int port) {
 
         /** @return {@code host:port}, {@code [v6-address]:port} for IPv6 */
-        String text() {
+        public String text() {
             return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
         }
     }
@@ -59,7 +58,7 @@ final class Variables {
      * @param port the usual port, for the examples
      * @param name a host name, for the examples
      */
-    record Server(String what, int port, String name) {
+    public record Server(String what, int port, String name) {
     }
 
     /**
@@ -70,16 +69,16 @@ final class Variables {
      * @param secrets the fields whose value is secret: a file holding one draws the mode warning
      * @param example how to write it, for the lines
      */
-    record Shape(List<String> required, List<String> optional, Set<String> secrets, String example) {
+    public record Shape(List<String> required, List<String> optional, Set<String> secrets, String example) {
 
-        Shape {
+        public Shape {
             required = List.copyOf(required);
             optional = List.copyOf(optional);
             secrets = Set.copyOf(secrets);
         }
 
         /** @return the fields, e.g. {@code {"url", "user"?}} */
-        String fields() {
+        public String fields() {
             List<String> fields = new ArrayList<>();
             required.forEach(field -> fields.add("\"" + field + "\""));
             optional.forEach(field -> fields.add("\"" + field + "\"?"));
@@ -88,18 +87,18 @@ final class Variables {
     }
 
     /** @return the variable's value, or {@code null} when it is not set or blank */
-    String value(String variable) {
+    public String value(String variable) {
         String value = env.get(variable);
         return value == null || value.isBlank() ? null : value;
     }
 
     /** @return whether the variable is set to something not blank */
-    boolean isSet(String variable) {
+    public boolean isSet(String variable) {
         return value(variable) != null;
     }
 
     /** Adds a problem line. */
-    void problem(String line) {
+    public void problem(String line) {
         problems.add(line);
     }
 
@@ -108,7 +107,7 @@ final class Variables {
      * @return the settings
      * @throws ConfigException with every problem found, one line each
      */
-    <T> T check(Supplier<T> settings) {
+    public <T> T check(Supplier<T> settings) {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
@@ -116,12 +115,12 @@ final class Variables {
     }
 
     /** @return one line per credentials file others may read, in the order they were read */
-    List<String> warnings() {
+    public List<String> warnings() {
         return List.copyOf(warnings.values());
     }
 
     /** {@code host:port}, {@code [v6-address]:port} for IPv6; {@code null} after adding a problem. */
-    Address address(String variable, Server server) {
+    public Address address(String variable, Server server) {
         String value = value(variable);
         if (value == null) {
             problems.add(variable + " is not set; set it to " + server.what() + " host:port, e.g. 127.0.0.1:"
@@ -156,7 +155,7 @@ final class Variables {
      * sees a JSON object with the shape's fields and says what else is wrong, without values);
      * {@code null} after adding one problem line for the file.
      */
-    JsonNode file(String variable, Shape shape, Function<JsonNode, List<String>> rules) {
+    public JsonNode file(String variable, Shape shape, Function<JsonNode, List<String>> rules) {
         String value = value(variable);
         if (value == null) {
             problems.add(variable + " is not set; set it to the path of a JSON file " + shape.fields()
@@ -240,7 +239,7 @@ final class Variables {
     }
 
     /** Why a file could not be read, in a few words. */
-    static String why(Path file, Exception e) {
+    public static String why(Path file, Exception e) {
         if (Files.isDirectory(file)) {
             return "it is a directory";
         }
