@@ -17,6 +17,7 @@ import dev.mesh.controller.core.memory.MemoryEvents;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.Assembly;
+import dev.mesh.controller.system.Loopback;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

@@ -31,6 +31,7 @@ import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.Assembly;
 import dev.mesh.controller.store.PgInventory;
 import dev.mesh.controller.store.PgRequestRecords;
+import dev.mesh.controller.system.Loopback;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

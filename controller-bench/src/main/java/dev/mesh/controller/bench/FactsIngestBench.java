@@ -1,6 +1,7 @@
 package dev.mesh.controller.bench;
 
 import dev.mesh.controller.bus.FactsIn;
+import dev.mesh.controller.system.Loopback;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Nats;

@@ -1,6 +1,7 @@
 package dev.mesh.controller.bench;
 
 import dev.mesh.controller.bus.BrokerUpstream;
+import dev.mesh.controller.system.HandoverMesh;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

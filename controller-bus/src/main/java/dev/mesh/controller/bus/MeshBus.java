@@ -95,16 +95,16 @@ public final class MeshBus implements AutoCloseable {
             Lifecycle lifecycle, Clock clock) {
         Deque<AutoCloseable> opened = new ArrayDeque<>();
         try {
-            Broker broker = opened(opened, Broker.connect(settings.broker(), settings.instance(),
+            Broker broker = track(opened, Broker.connect(settings.broker(), settings.instance(),
                     settings.heartbeat()));
             Topology.declare(broker);
             checkBodyLimit(broker);
             // With the management API, the active controller owns what every principal may do on the broker.
-            Optional<PermissionsKeeper> keeper = settings.management().map(management -> opened(opened,
+            Optional<PermissionsKeeper> keeper = settings.management().map(management -> track(opened,
                     PermissionsKeeper.start(management.permissions(broker.settings()), grants, inventory, lifecycle)));
-            NatsEvents events = opened(opened, NatsEvents.start(settings.nats(), lifecycle::status, clock));
-            BrokerDeliveries deliveries = opened(opened, new BrokerDeliveries(broker));
-            BrokerBuilders builders = opened(opened, new BrokerBuilders(broker));
+            NatsEvents events = track(opened, NatsEvents.start(settings.nats(), lifecycle::status, clock));
+            BrokerDeliveries deliveries = track(opened, new BrokerDeliveries(broker));
+            BrokerBuilders builders = track(opened, new BrokerBuilders(broker));
             warm(inventory, deliveries);
             return new MeshBus(broker, settings.nats(), clock, events,
                     keeper.map(k -> k.deliveries(deliveries)).orElse(deliveries), builders, keeper, opened);
@@ -194,7 +194,7 @@ public final class MeshBus implements AutoCloseable {
         return one;
     }
 
-    private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T one) {
+    private static <T extends AutoCloseable> T track(Deque<AutoCloseable> opened, T one) {
         opened.push(one);
         return one;
     }

@@ -1,9 +1,9 @@
-package dev.mesh.controller.bench;
+package dev.mesh.controller.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mesh.controller.bench.HandoverDriver.Options;
-import dev.mesh.controller.bench.HandoverDriver.Outcome;
+import dev.mesh.controller.system.HandoverDriver.Options;
+import dev.mesh.controller.system.HandoverDriver.Outcome;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.mesh.controller.bench;
+package dev.mesh.controller.system;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -19,13 +19,13 @@ import java.util.concurrent.TimeoutException;
  * host made for the run through the broker's management API (as {@code guest}, deleted by {@link #close()}), a NATS
  * subject prefix of its own; and what the drivers print: latencies as mean, p50, p99 in ms.
  */
-final class Loopback implements AutoCloseable {
+public final class Loopback implements AutoCloseable {
 
-    static final String HOST = "127.0.0.1";
-    static final int AMQP_PORT = 5672;
-    static final String USER = "guest";
-    static final String PASSWORD = "guest";
-    static final String NATS_URL = System.getenv().getOrDefault("MESH_BENCH_NATS", "nats://127.0.0.1:4222");
+    public static final String HOST = "127.0.0.1";
+    public static final int AMQP_PORT = 5672;
+    public static final String USER = "guest";
+    public static final String PASSWORD = "guest";
+    public static final String NATS_URL = System.getenv().getOrDefault("MESH_BENCH_NATS", "nats://127.0.0.1:4222");
 
     private final String id = UUID.randomUUID().toString().substring(0, 8);
     private final java.util.List<String> users = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -35,29 +35,29 @@ final class Loopback implements AutoCloseable {
     }
 
     /** @return a new virtual host {@value #USER} may use fully */
-    static Loopback open() {
+    public static Loopback open() {
         Loopback loopback = new Loopback();
         LocalRabbit.get().addVhost(loopback.vhost);
         LocalRabbit.get().setPermissions(loopback.vhost, USER, ".*", ".*", ".*");
         return loopback;
     }
 
-    String vhost() {
+    public String vhost() {
         return vhost;
     }
 
     /** @return the controller's broker settings on the virtual host */
-    BrokerSettings broker() {
+    public BrokerSettings broker() {
         return new BrokerSettings(HOST, AMQP_PORT, vhost, USER, Secret.of(PASSWORD), BrokerSettings.Transport.PLAIN);
     }
 
     /** @return a plain client connection to the virtual host, as a program in another language makes one */
-    Connection connect(String name) throws IOException, TimeoutException {
+    public Connection connect(String name) throws IOException, TimeoutException {
         return connect(name, USER, PASSWORD);
     }
 
     /** @return a connection of its own as {@code user}, whose password is {@code password} */
-    Connection connect(String name, String user, String password) throws IOException, TimeoutException {
+    public Connection connect(String name, String user, String password) throws IOException, TimeoutException {
         ConnectionFactory factory = new ConnectionFactory();
         factory.setHost(HOST);
         factory.setPort(AMQP_PORT);
@@ -74,7 +74,7 @@ final class Loopback implements AutoCloseable {
      *
      * @return the user's name
      */
-    String addCaller(String user) {
+    public String addCaller(String user) {
         LocalRabbit.get().addUser(user, user);
         users.add(user);
         dev.mesh.controller.bus.Access access = dev.mesh.controller.bus.Access.of(user, false, false);
@@ -83,12 +83,12 @@ final class Loopback implements AutoCloseable {
     }
 
     /** @return the controller's NATS settings with a subject prefix of this run's */
-    NatsSettings nats() {
+    public NatsSettings nats() {
         return NatsSettings.of(NATS_URL).withSubjectPrefix(prefix());
     }
 
     /** @return the NATS subject prefix of this run, e.g. {@code bench-1a2b3c4d.} */
-    String prefix() {
+    public String prefix() {
         return "bench-" + id + ".";
     }
 
@@ -98,7 +98,7 @@ final class Loopback implements AutoCloseable {
      *
      * @return its settings, as the lab's hosts take them
      */
-    dev.mesh.controller.simhost.BrokerSettings addUser(String user) {
+    public dev.mesh.controller.simhost.BrokerSettings addUser(String user) {
         LocalRabbit.get().addUser(user, user);
         LocalRabbit.get().setPermissions(vhost, user, ".*", ".*", ".*");
         users.add(user);
@@ -106,7 +106,7 @@ final class Loopback implements AutoCloseable {
     }
 
     /** @return the settings of the broker's own user on the virtual host, as the lab's builder takes them */
-    dev.mesh.controller.simhost.BrokerSettings simhost() {
+    public dev.mesh.controller.simhost.BrokerSettings simhost() {
         return new dev.mesh.controller.simhost.BrokerSettings(HOST, AMQP_PORT, vhost, USER, PASSWORD);
     }
 
@@ -124,23 +124,23 @@ final class Loopback implements AutoCloseable {
      *
      * @return the size it was, to set back after
      */
-    static long maxMessageSize(long bytes) {
+    public static long maxMessageSize(long bytes) {
         return LocalRabbit.maxMessageSize(bytes);
     }
 
     /** Latencies in nanoseconds, summarised as the drivers print them. */
-    record Latencies(long[] nanos) {
+    public record Latencies(long[] nanos) {
 
-        static Latencies of(List<Long> samples) {
+        public static Latencies of(List<Long> samples) {
             return new Latencies(samples.stream().mapToLong(Long::longValue).toArray());
         }
 
-        double meanMs() {
+        public double meanMs() {
             return Arrays.stream(nanos).average().orElse(Double.NaN) / 1e6;
         }
 
         /** @param q the quantile, 0 to 1 @return it in ms, the nearest rank */
-        double quantileMs(double q) {
+        public double quantileMs(double q) {
             long[] sorted = nanos.clone();
             Arrays.sort(sorted);
             if (sorted.length == 0) {
@@ -151,23 +151,23 @@ final class Loopback implements AutoCloseable {
         }
 
         /** @return {@code | name | mean | p50 | p99 | max | samples |} */
-        String row(String name) {
+        public String row(String name) {
             return String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f | %,d |", name, meanMs(),
                     quantileMs(0.50), quantileMs(0.99), quantileMs(1.0), nanos.length);
         }
 
-        static String header() {
+        public static String header() {
             return "| benchmark | mean (ms) | p50 (ms) | p99 (ms) | max (ms) | samples |\n|---|---:|---:|---:|---:|---:|";
         }
     }
 
     /** @return {@code met} or {@code not met} */
-    static String met(boolean met) {
+    public static String met(boolean met) {
         return met ? "met" : "not met";
     }
 
     /** @return the value of {@code --name VALUE} among {@code args}, else {@code otherwise} */
-    static int option(String[] args, String name, int otherwise) {
+    public static int option(String[] args, String name, int otherwise) {
         for (int i = 0; i + 1 < args.length; i++) {
             if (args[i].equals("--" + name)) {
                 return Integer.parseInt(args[i + 1].replace("_", "").replace(",", ""));

@@ -1,12 +1,12 @@
-package dev.mesh.controller.bench;
+package dev.mesh.controller.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mesh.controller.bench.HandoverHistory.Injection;
-import dev.mesh.controller.bench.HandoverHistory.Verdict;
-import dev.mesh.controller.bench.VerbLoad.Call;
-import dev.mesh.controller.bench.VerbLoad.Event;
-import dev.mesh.controller.bench.VerbLoad.Kind;
+import dev.mesh.controller.system.HandoverHistory.Injection;
+import dev.mesh.controller.system.HandoverHistory.Verdict;
+import dev.mesh.controller.system.VerbLoad.Call;
+import dev.mesh.controller.system.VerbLoad.Event;
+import dev.mesh.controller.system.VerbLoad.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,8 +1,8 @@
-package dev.mesh.controller.bench;
+package dev.mesh.controller.system;
 
-import dev.mesh.controller.bench.HandoverHistory.Injection;
-import dev.mesh.controller.bench.HandoverHistory.Verdict;
-import dev.mesh.controller.bench.VerbLoad.Call;
+import dev.mesh.controller.system.HandoverHistory.Injection;
+import dev.mesh.controller.system.HandoverHistory.Verdict;
+import dev.mesh.controller.system.VerbLoad.Call;
 import dev.mesh.controller.bus.BrokerUpstream;
 import dev.mesh.controller.simhost.Archive;
 import dev.mesh.controller.simhost.HostSettings;

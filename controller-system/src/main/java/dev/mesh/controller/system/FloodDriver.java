@@ -1,4 +1,4 @@
-package dev.mesh.controller.bench;
+package dev.mesh.controller.system;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  * 10 s), and the controller's resident memory (VmRSS, sampled every 100 ms) before and at its largest during.
  *
  * <pre>
- * java -cp benchmarks.jar dev.mesh.controller.bench.FloodDriver [--bodies 40] [--size-mb 50] [--publishers 4]
+ * java -cp benchmarks.jar dev.mesh.controller.system.FloodDriver [--bodies 40] [--size-mb 50] [--publishers 4]
  *     [--broker-limit on|off] [BUNDLE_LAUNCHER]
  * </pre>
  */

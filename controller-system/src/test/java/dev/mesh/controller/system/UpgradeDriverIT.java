@@ -1,9 +1,9 @@
-package dev.mesh.controller.bench;
+package dev.mesh.controller.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mesh.controller.bench.UpgradeDriver.Outcome;
-import dev.mesh.controller.bench.UpgradeDriver.Step;
+import dev.mesh.controller.system.UpgradeDriver.Outcome;
+import dev.mesh.controller.system.UpgradeDriver.Step;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

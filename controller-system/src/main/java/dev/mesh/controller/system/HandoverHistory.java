@@ -1,8 +1,8 @@
-package dev.mesh.controller.bench;
+package dev.mesh.controller.system;
 
-import dev.mesh.controller.bench.VerbLoad.Call;
-import dev.mesh.controller.bench.VerbLoad.Event;
-import dev.mesh.controller.bench.VerbLoad.Kind;
+import dev.mesh.controller.system.VerbLoad.Call;
+import dev.mesh.controller.system.VerbLoad.Event;
+import dev.mesh.controller.system.VerbLoad.Kind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

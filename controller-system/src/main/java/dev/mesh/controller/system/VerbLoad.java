@@ -1,4 +1,4 @@
-package dev.mesh.controller.bench;
+package dev.mesh.controller.system;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;

@@ -1,8 +1,8 @@
-package dev.mesh.controller.bench;
+package dev.mesh.controller.system;
 
-import dev.mesh.controller.bench.HandoverHistory.Injection;
-import dev.mesh.controller.bench.HandoverHistory.Verdict;
-import dev.mesh.controller.bench.VerbLoad.Call;
+import dev.mesh.controller.system.HandoverHistory.Injection;
+import dev.mesh.controller.system.HandoverHistory.Verdict;
+import dev.mesh.controller.system.VerbLoad.Call;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -47,7 +47,7 @@ import java.util.stream.Collectors;
  * </ul>
  *
  * <pre>
- * java -cp benchmarks.jar dev.mesh.controller.bench.HandoverDriver [--scenarios planned,kill-active,…|all]
+ * java -cp benchmarks.jar dev.mesh.controller.system.HandoverDriver [--scenarios planned,kill-active,…|all]
  *     [--repeat N] [--rate 200] [--push-every 20] [--warmup 10] [--steady 20] [--settle 3]
  *     [--bundle controller-launcher/target/mesh-controller/mesh-controller]
  * </pre>

@@ -1,4 +1,4 @@
-package dev.mesh.controller.bench;
+package dev.mesh.controller.system;
 
 import java.io.BufferedReader;
 import java.io.File;

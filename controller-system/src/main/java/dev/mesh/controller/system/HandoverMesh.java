@@ -1,4 +1,4 @@
-package dev.mesh.controller.bench;
+package dev.mesh.controller.system;
 
 import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.core.verbs.Verbs;
@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HexFormat;
@@ -31,9 +33,9 @@ import javax.sql.DataSource;
  * files and ports of docs/design.md section 11 in the run's directory; and {@code guest} granted every verb
  * with the bundle's {@code grant}. {@link #close()} drops the databases and the virtual host.
  */
-final class HandoverMesh implements AutoCloseable {
+public final class HandoverMesh implements AutoCloseable {
 
-    static final String NATS_URL = Loopback.NATS_URL;
+    public static final String NATS_URL = Loopback.NATS_URL;
     private static final String START_POSTGRES =
             "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start";
 
@@ -60,7 +62,7 @@ final class HandoverMesh implements AutoCloseable {
      * @param bundle the bundle's {@code mesh-controller} launcher
      * @param dir the run's directory (credentials files, logs)
      */
-    static HandoverMesh create(Path bundle, Path dir) {
+    public static HandoverMesh create(Path bundle, Path dir) {
         Map<String, String> system = System.getenv();
         Endpoint admin = new Endpoint(system.getOrDefault("MESH_TEST_PG_HOST", "127.0.0.1"),
                 Integer.parseInt(system.getOrDefault("MESH_TEST_PG_PORT", "5432")), "postgres",
@@ -90,7 +92,7 @@ final class HandoverMesh implements AutoCloseable {
         for (Database database : Database.values()) {
             Endpoint endpoint = admin.withDatabase(prefix + "_" + database.name().toLowerCase(Locale.ROOT));
             try {
-                BenchStore.execute(admin.dataSource(), "CREATE DATABASE " + endpoint.database());
+                execute(admin.dataSource(), "CREATE DATABASE " + endpoint.database());
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot create database " + endpoint.database() + " on "
                         + admin.address() + " (" + e.getMessage() + "); is PostgreSQL running? start it: "
@@ -119,36 +121,36 @@ final class HandoverMesh implements AutoCloseable {
     }
 
     /** @return the environment the controller's manifest gives {@code serve} */
-    Map<String, String> env() {
+    public Map<String, String> env() {
         return env;
     }
 
-    Path bundle() {
+    public Path bundle() {
         return bundle;
     }
 
-    Path dir() {
+    public Path dir() {
         return dir;
     }
 
-    Loopback loopback() {
+    public Loopback loopback() {
         return loopback;
     }
 
     /** @return the inventory database, as the driver reads it (never the controllers' connections) */
-    DataSource inventory() {
+    public DataSource inventory() {
         return databases.get(Database.INVENTORY).dataSource();
     }
 
     /** Makes these names principals of the identity store, as the operator or genesis does for every node. */
-    void enroll(java.util.Collection<String> principals) {
+    public void enroll(java.util.Collection<String> principals) {
         dev.mesh.controller.store.PgIdentity identity = new dev.mesh.controller.store.PgIdentity(
                 databases.get(Database.IDENTITY).dataSource());
         principals.forEach(identity::enroll);
     }
 
     /** Runs the bundle with these arguments and this mesh's environment to its exit; fails unless it exits 0. */
-    void run(String... arguments) {
+    public void run(String... arguments) {
         List<String> command = new ArrayList<>(List.of(bundle.toString()));
         command.addAll(List.of(arguments));
         Path out = dir.resolve(arguments[0] + "-" + System.nanoTime() + ".out");
@@ -174,7 +176,7 @@ final class HandoverMesh implements AutoCloseable {
     }
 
     /** Gives a process of the bundle this mesh's environment, and none of the caller's {@code MESH_*}. */
-    void environment(ProcessBuilder builder) {
+    public void environment(ProcessBuilder builder) {
         builder.environment().keySet().removeIf(name -> name.startsWith("MESH_"));
         builder.environment().putAll(env);
         // The driver's own MESH_LOG_LEVEL (DEBUG for the controllers' decisions) reaches them.
@@ -188,11 +190,17 @@ final class HandoverMesh implements AutoCloseable {
         loopback.close();
         for (Endpoint endpoint : databases.values()) {
             try {
-                BenchStore.execute(admin.dataSource(), "DROP DATABASE IF EXISTS " + endpoint.database()
+                execute(admin.dataSource(), "DROP DATABASE IF EXISTS " + endpoint.database()
                         + " WITH (FORCE)");
             } catch (SQLException e) {
                 System.err.println("handover driver: could not drop " + endpoint.database() + ": " + e.getMessage());
             }
+        }
+    }
+
+    private static void execute(DataSource database, String sql) throws SQLException {
+        try (Connection connection = database.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute(sql);
         }
     }
 
