@@ -1,5 +1,6 @@
 package dev.mesh.controller.bus;
 
+import dev.mesh.controller.core.Closer;
 import dev.mesh.controller.core.Deliveries;
 import dev.mesh.controller.core.Events;
 import dev.mesh.controller.core.FeedPolicy;
@@ -10,9 +11,6 @@ import dev.mesh.controller.core.verbs.Verbs;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -45,10 +43,10 @@ public final class MeshBus implements AutoCloseable {
     private final BrokerBuilders builders;
     private final Optional<PermissionsKeeper> keeper;
     /** What {@link #close()} closes, the last opened first; guarded by {@code this}. */
-    private final Deque<AutoCloseable> opened;
+    private final Closer opened;
 
     private MeshBus(Broker broker, NatsSettings nats, Clock clock, NatsEvents events, Deliveries deliveries,
-            BrokerBuilders builders, Optional<PermissionsKeeper> keeper, Deque<AutoCloseable> opened) {
+            BrokerBuilders builders, Optional<PermissionsKeeper> keeper, Closer opened) {
         this.broker = broker;
         this.nats = nats;
         this.clock = clock;
@@ -93,23 +91,23 @@ public final class MeshBus implements AutoCloseable {
      */
     public static MeshBus open(Settings settings, Supplier<Map<String, Set<String>>> grants, Inventory inventory,
             Lifecycle lifecycle, Clock clock) {
-        Deque<AutoCloseable> opened = new ArrayDeque<>();
+        Closer opened = new Closer();
         try {
-            Broker broker = track(opened, Broker.connect(settings.broker(), settings.instance(),
+            Broker broker = opened.open(Broker.connect(settings.broker(), settings.instance(),
                     settings.heartbeat()));
             Topology.declare(broker);
             checkBodyLimit(broker);
             // With the management API, the active controller owns what every principal may do on the broker.
-            Optional<PermissionsKeeper> keeper = settings.management().map(management -> track(opened,
+            Optional<PermissionsKeeper> keeper = settings.management().map(management -> opened.open(
                     PermissionsKeeper.start(management.permissions(broker.settings()), grants, inventory, lifecycle)));
-            NatsEvents events = track(opened, NatsEvents.start(settings.nats(), lifecycle::status, clock));
-            BrokerDeliveries deliveries = track(opened, new BrokerDeliveries(broker));
-            BrokerBuilders builders = track(opened, new BrokerBuilders(broker));
+            NatsEvents events = opened.open(NatsEvents.start(settings.nats(), lifecycle::status, clock));
+            BrokerDeliveries deliveries = opened.open(new BrokerDeliveries(broker));
+            BrokerBuilders builders = opened.open(new BrokerBuilders(broker));
             warm(inventory, deliveries);
             return new MeshBus(broker, settings.nats(), clock, events,
                     keeper.map(k -> k.deliveries(deliveries)).orElse(deliveries), builders, keeper, opened);
         } catch (RuntimeException e) {
-            closeAll(opened).forEach(e::addSuppressed);
+            opened.closeAll().forEach(e::addSuppressed);
             throw e;
         }
     }
@@ -179,36 +177,13 @@ public final class MeshBus implements AutoCloseable {
     public void close() {
         List<Exception> failures;
         synchronized (this) {
-            failures = closeAll(opened);
+            failures = opened.closeAll();
         }
-        if (!failures.isEmpty()) {
-            BusException failed = new BusException("the bus did not close cleanly: " + failures.getFirst().getMessage(),
-                    failures.getFirst());
-            failures.stream().skip(1).forEach(failed::addSuppressed);
-            throw failed;
-        }
+        Closer.throwIfAny(failures, (first, cause) -> new BusException("the bus did not close cleanly: " + first, cause));
     }
 
     private synchronized <T extends AutoCloseable> T opened(T one) {
-        opened.push(one);
-        return one;
-    }
-
-    private static <T extends AutoCloseable> T track(Deque<AutoCloseable> opened, T one) {
-        opened.push(one);
-        return one;
-    }
-
-    private static List<Exception> closeAll(Deque<AutoCloseable> opened) {
-        List<Exception> failures = new ArrayList<>();
-        while (!opened.isEmpty()) {
-            try {
-                opened.pop().close();
-            } catch (Exception e) {
-                failures.add(e);
-            }
-        }
-        return failures;
+        return opened.open(one);
     }
 
     /**

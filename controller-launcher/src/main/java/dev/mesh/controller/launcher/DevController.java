@@ -1,11 +1,11 @@
 package dev.mesh.controller.launcher;
 
-import dev.mesh.controller.cli.Closer;
 import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.cli.ControllerAddress;
 import dev.mesh.controller.cli.JarVersion;
 import dev.mesh.controller.cli.LocalNode;
 import dev.mesh.controller.cli.MeshLoader;
+import dev.mesh.controller.core.Closer;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.verbs.Verbs;
@@ -140,7 +140,8 @@ record DevController(Path state, McpHttpServer server, long epoch, String loaded
         }
         failures.addAll(opened.closeAll());
         LOG.info("controller stopped mode=dev state={}", state);
-        Closer.throwIfAny(failures);
+        Closer.throwIfAny(failures, (first, cause) -> new CommandException("the controller stopped, but not cleanly: "
+                + first, cause));
     }
 
     private static void createPrivateDirectory(Path directory) {

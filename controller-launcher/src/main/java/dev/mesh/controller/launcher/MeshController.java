@@ -4,10 +4,10 @@ import dev.mesh.controller.bus.BrokerConsumers;
 import dev.mesh.controller.bus.BusWire;
 import dev.mesh.controller.bus.LoggedRounds;
 import dev.mesh.controller.bus.MeshBus;
-import dev.mesh.controller.cli.Closer;
 import dev.mesh.controller.cli.CommandException;
 import dev.mesh.controller.cli.GenesisImport;
 import dev.mesh.controller.cli.JarVersion;
+import dev.mesh.controller.core.Closer;
 import dev.mesh.controller.core.Events;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
@@ -210,6 +210,7 @@ final class MeshController implements AutoCloseable {
         }
         failures.addAll(opened.closeAll());
         LOG.info("controller stopped mode=mesh instance={}", instance);
-        Closer.throwIfAny(failures);
+        Closer.throwIfAny(failures, (first, cause) -> new CommandException("the controller stopped, but not cleanly: "
+                + first, cause));
     }
 }

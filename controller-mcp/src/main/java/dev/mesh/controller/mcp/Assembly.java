@@ -1,11 +1,10 @@
 package dev.mesh.controller.mcp;
 
+import dev.mesh.controller.core.Closer;
 import dev.mesh.controller.core.Identity;
 import dev.mesh.controller.core.Lifecycle;
 import dev.mesh.controller.core.verbs.Verbs;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -37,7 +36,7 @@ public final class Assembly implements AutoCloseable {
     private final Verbs verbs;
     private final McpDispatcher dispatcher;
     /** What {@link #close()} stops, the last started first; guarded by {@code this}. */
-    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private final Closer started = new Closer();
 
     private Assembly(Verbs.Ports ports, Identity identity, String version) {
         this.ports = ports;
@@ -111,32 +110,16 @@ public final class Assembly implements AutoCloseable {
     /** Stops the transports, then the renewal of {@code status}. */
     @Override
     public void close() {
-        List<AutoCloseable> stopping;
+        List<Exception> failures;
         synchronized (this) {
-            stopping = List.copyOf(started);
-            started.clear();
+            failures = started.closeAll();
         }
-        RuntimeException failed = null;
-        for (AutoCloseable one : stopping) {
-            try {
-                one.close();
-            } catch (Exception e) {
-                if (failed == null) {
-                    failed = new IllegalStateException("the controller's transports did not stop cleanly: "
-                            + e.getMessage(), e);
-                } else {
-                    failed.addSuppressed(e);
-                }
-            }
-        }
-        if (failed != null) {
-            throw failed;
-        }
+        Closer.throwIfAny(failures, (first, cause) -> new IllegalStateException("the controller's transports did "
+                + "not stop cleanly: " + first, cause));
     }
 
     private synchronized <T extends AutoCloseable> T started(T one) {
-        started.push(one);
-        return one;
+        return started.open(one);
     }
 
     private void renew() {

@@ -1,8 +1,7 @@
 package dev.mesh.controller.store;
 
+import dev.mesh.controller.core.Closer;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -20,15 +19,15 @@ public final class StorePorts implements AutoCloseable {
     private final PgLicences licences;
     private final PgRequestRecords requests;
     private final PgPlanLock lock;
-    private final List<AutoCloseable> opened;
+    private final Closer opened;
 
     private StorePorts(PgInventory inventory, PgLicences licences, PgRequestRecords requests, PgPlanLock lock,
-            List<AutoCloseable> opened) {
+            Closer opened) {
         this.inventory = inventory;
         this.licences = licences;
         this.requests = requests;
         this.lock = lock;
-        this.opened = List.copyOf(opened);
+        this.opened = opened;
     }
 
     /**
@@ -57,19 +56,19 @@ public final class StorePorts implements AutoCloseable {
      */
     public static StorePorts open(Endpoint inventory, Endpoint licences, String instance, Optional<Duration> lease) {
         Objects.requireNonNull(lease, "lease");
-        List<AutoCloseable> opened = new ArrayList<>();
+        Closer opened = new Closer();
         try {
-            ConnectionPool inventoryPool = opened(opened, ConnectionPool.open(inventory, 8));
-            ConnectionPool licencesPool = opened(opened, ConnectionPool.open(licences, 2));
+            ConnectionPool inventoryPool = opened.open(ConnectionPool.open(inventory, 8));
+            ConnectionPool licencesPool = opened.open(ConnectionPool.open(licences, 2));
             // One data source for the inventory, the records and the lock's reads: a mutating request's changes
             // and its record are then one transaction (RequestRecords.atomically).
             OneTransaction inventoryData = OneTransaction.over(inventoryPool.dataSource());
             PgPlanLock unleased = PgPlanLock.of(inventory, inventoryData, instance, PgPlanLock.DEFAULT_WAIT);
-            PgPlanLock lock = opened(opened, lease.map(unleased::withLease).orElse(unleased));
+            PgPlanLock lock = opened.open(lease.map(unleased::withLease).orElse(unleased));
             return new StorePorts(PgInventory.fenced(inventoryData, lock), new PgLicences(licencesPool.dataSource()),
-                    PgRequestRecords.fenced(inventoryData, lock), lock, opened.reversed());
+                    PgRequestRecords.fenced(inventoryData, lock), lock, opened);
         } catch (RuntimeException e) {
-            closeAll(opened.reversed()).forEach(e::addSuppressed);
+            opened.closeAll().forEach(e::addSuppressed);
             throw e;
         }
     }
@@ -101,29 +100,7 @@ public final class StorePorts implements AutoCloseable {
      */
     @Override
     public void close() {
-        List<Exception> failures = closeAll(opened);
-        if (!failures.isEmpty()) {
-            StoreException failed = new StoreException("the store's connections did not close cleanly: "
-                    + failures.getFirst().getMessage(), failures.getFirst());
-            failures.stream().skip(1).forEach(failed::addSuppressed);
-            throw failed;
-        }
-    }
-
-    private static <T extends AutoCloseable> T opened(List<AutoCloseable> opened, T one) {
-        opened.add(one);
-        return one;
-    }
-
-    private static List<Exception> closeAll(List<AutoCloseable> inOrder) {
-        List<Exception> failures = new ArrayList<>();
-        for (AutoCloseable one : inOrder) {
-            try {
-                one.close();
-            } catch (Exception e) {
-                failures.add(e);
-            }
-        }
-        return failures;
+        Closer.throwIfAny(opened.closeAll(), (first, cause) -> new StoreException("the store's connections did not "
+                + "close cleanly: " + first, cause));
     }
 }
