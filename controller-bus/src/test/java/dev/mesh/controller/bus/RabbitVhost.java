@@ -2,6 +2,7 @@ package dev.mesh.controller.bus;
 
 import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.testing.LocalRabbit;
+import dev.mesh.controller.testing.TestVhost;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,18 +23,17 @@ final class RabbitVhost implements AutoCloseable {
     /** The local broker, reached when a test first needs it. */
     private static final Supplier<LocalRabbit> RABBIT = LocalRabbit::get;
 
-    private final String name = "mesh-it-" + UUID.randomUUID().toString().substring(0, 8);
-    private final List<String> users = new ArrayList<>();
+    private final TestVhost vhost;
+    private final String name;
 
-    private RabbitVhost() {
+    private RabbitVhost(TestVhost vhost) {
+        this.vhost = vhost;
+        this.name = vhost.name();
     }
 
     /** @return a new virtual host that {@value #USER} may use fully */
     static RabbitVhost create() {
-        RabbitVhost vhost = new RabbitVhost();
-        RABBIT.get().addVhost(vhost.name);
-        vhost.permit(USER);
-        return vhost;
+        return new RabbitVhost(TestVhost.create("mesh-it"));
     }
 
     /** @return the virtual host's name */
@@ -52,11 +52,7 @@ final class RabbitVhost implements AutoCloseable {
      * @return the user's name; its password is the same
      */
     String addUser() {
-        String user = "it-" + UUID.randomUUID().toString().substring(0, 8);
-        RABBIT.get().addUser(user, user);
-        users.add(user);
-        permit(user);
-        return user;
+        return vhost.addUser("it-" + UUID.randomUUID().toString().substring(0, 8));
     }
 
     /**
@@ -69,9 +65,6 @@ final class RabbitVhost implements AutoCloseable {
         RABBIT.get().closeConnection(name, clientPort);
     }
 
-    private void permit(String user) {
-        RABBIT.get().setPermissions(name, user, ".*", ".*", ".*");
-    }
 
     /**
      * @param user a user of this virtual host whose password is its name, as {@link #addUser()} makes them (or
@@ -115,7 +108,7 @@ final class RabbitVhost implements AutoCloseable {
 
     /** Gives {@code user} every permission on this virtual host again, as an operator following old docs would. */
     void permitAll(String user) {
-        permit(user);
+        vhost.permit(user);
     }
 
     /** The management API's port on this machine. */
@@ -129,11 +122,7 @@ final class RabbitVhost implements AutoCloseable {
 
     @Override
     public void close() {
-        LocalRabbit rabbit = RABBIT.get();
-        for (String user : users) {
-            rabbit.deleteUser(user);
-        }
-        rabbit.deleteVhost(name);
+        vhost.close();
     }
 
     /**

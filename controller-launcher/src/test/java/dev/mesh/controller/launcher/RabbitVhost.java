@@ -1,13 +1,12 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.testing.LocalRabbit;
+import dev.mesh.controller.testing.TestVhost;
 
 import static org.assertj.core.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +14,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,18 +26,17 @@ final class RabbitVhost implements AutoCloseable {
     static final String HOST = "127.0.0.1";
     static final int PORT = 5672;
 
+    private final TestVhost vhost;
     private final String name;
 
-    private RabbitVhost(String name) {
-        this.name = name;
+    private RabbitVhost(TestVhost vhost) {
+        this.vhost = vhost;
+        this.name = vhost.name();
     }
 
     /** @return a new virtual host that {@code guest} may use fully */
     static RabbitVhost create() {
-        RabbitVhost vhost = new RabbitVhost("mesh-it-" + UUID.randomUUID().toString().substring(0, 8));
-        LocalRabbit.get().addVhost(vhost.name);
-        LocalRabbit.get().setPermissions(vhost.name, "guest", ".*", ".*", ".*");
-        return vhost;
+        return new RabbitVhost(TestVhost.create("mesh-it"));
     }
 
     /** @return the virtual host's name */
@@ -104,6 +101,6 @@ final class RabbitVhost implements AutoCloseable {
 
     @Override
     public void close() {
-        LocalRabbit.get().deleteVhost(name);
+        vhost.close();
     }
 }

@@ -1,9 +1,7 @@
 package dev.mesh.controller.simhost;
 
 import dev.mesh.controller.testing.LocalRabbit;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
+import dev.mesh.controller.testing.TestVhost;
 
 /**
  * A virtual host of its own on the local RabbitMQ for one test, and the users the test adds to it (deleted with
@@ -16,29 +14,25 @@ final class RabbitVhost implements AutoCloseable {
     static final int PORT = LocalRabbit.AMQP_PORT;
     static final String USER = LocalRabbit.USER;
 
-    private final LocalRabbit rabbit = LocalRabbit.get();
-    private final String name = "mesh-it-" + UUID.randomUUID().toString().substring(0, 8);
-    private final List<String> users = new ArrayList<>();
+    private final TestVhost vhost;
 
-    private RabbitVhost() {
+    private RabbitVhost(TestVhost vhost) {
+        this.vhost = vhost;
     }
 
     /** @return a new virtual host that {@value #USER} may use fully */
     static RabbitVhost create() {
-        RabbitVhost vhost = new RabbitVhost();
-        vhost.rabbit.addVhost(vhost.name);
-        vhost.permit(USER);
-        return vhost;
+        return new RabbitVhost(TestVhost.create("mesh-it"));
     }
 
     /** @return the virtual host's name */
     String name() {
-        return name;
+        return vhost.name();
     }
 
     /** @return this virtual host as {@code user}, whose password is its name */
     BrokerSettings as(String user) {
-        return new BrokerSettings(HOST, PORT, name, user, user);
+        return new BrokerSettings(HOST, PORT, vhost.name(), user, user);
     }
 
     /**
@@ -47,20 +41,11 @@ final class RabbitVhost implements AutoCloseable {
      * the test's own.
      */
     void addUser(String user) {
-        rabbit.addUser(user, user);
-        users.add(user);
-        permit(user);
-    }
-
-    private void permit(String user) {
-        rabbit.setPermissions(name, user, ".*", ".*", ".*");
+        vhost.addUser(user);
     }
 
     @Override
     public void close() {
-        for (String user : users) {
-            rabbit.deleteUser(user);
-        }
-        rabbit.deleteVhost(name);
+        vhost.close();
     }
 }
