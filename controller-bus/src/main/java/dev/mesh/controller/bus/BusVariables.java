@@ -36,9 +36,9 @@ import tools.jackson.databind.JsonNode;
 public final class BusVariables {
 
     /** The broker's AMQP address. */
-    public static final String BROKER_PORT = "MESH_BROKER_ADDRESS_PORT";
+    private static final String BROKER_PORT = "MESH_BROKER_ADDRESS_PORT";
     /** The broker's login and vhost. */
-    public static final String BROKER_FILE = "MESH_BROKER_ADDRESS_FILE";
+    private static final String BROKER_FILE = "MESH_BROKER_ADDRESS_FILE";
 
     private static final Variables.Server BROKER = new Variables.Server("the broker's AMQP", 5671,
             "broker.mesh.internal");

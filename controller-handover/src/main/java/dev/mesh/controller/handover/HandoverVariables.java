@@ -13,7 +13,7 @@ import java.util.TreeSet;
 public final class HandoverVariables {
 
     /** The prefix of the handover's variables: {@code MESH_HANDOVER_LEASE} for the setting {@code lease}. */
-    public static final String PREFIX = "MESH_HANDOVER_";
+    private static final String PREFIX = "MESH_HANDOVER_";
 
     private HandoverVariables() {
     }

@@ -7,7 +7,6 @@ import dev.mesh.controller.bus.NatsSettings;
 import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.testing.LocalRabbit;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
