@@ -2,6 +2,7 @@ package dev.mesh.controller.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mesh.controller.testing.CommandRun;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -43,7 +44,7 @@ class ClientCommandsTest {
         controller.close();
     }
 
-    private static JsonNode json(Cli.Run run) {
+    private static JsonNode json(CommandRun run) {
         return TestController.JSON.readTree(run.out());
     }
 
@@ -53,7 +54,7 @@ class ClientCommandsTest {
 
     @Test
     void status_ofAnEmptyInventory_isKeyValueLines() {
-        Cli.Run run = controller.run("status");
+        CommandRun run = controller.run("status");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines()).contains("role: active", "epoch: 1", "nodes: 3", "modules: 0", "assignments: 0",
@@ -85,7 +86,7 @@ class ClientCommandsTest {
             return bus;
         });
 
-        Cli.Run run = controller.run("status");
+        CommandRun run = controller.run("status");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.lines()).last().isEqualTo("bus: broker ok; 2 dead; facts 10 received, 9 written, 1 dropped");
@@ -108,7 +109,7 @@ class ClientCommandsTest {
 
     @Test
     void status_tellsHowTheLockWasTaken_onOneLine() {
-        Cli.Run run = controller.run("status");
+        CommandRun run = controller.run("status");
 
         assertThat(run.lines()).anySatisfy(line -> assertThat(line).matches(
                 "handover: first at \\S+, gap none, lock wait \\d+ ms"));
@@ -118,7 +119,7 @@ class ClientCommandsTest {
     void status_json_isTheVerbsResult() {
         controller.withExampleMesh();
 
-        Cli.Run run = controller.run("status", "--json");
+        CommandRun run = controller.run("status", "--json");
 
         assertThat(run.exitCode()).isZero();
         assertThat(json(run).get("modules").asInt()).isEqualTo(5);
@@ -129,7 +130,7 @@ class ClientCommandsTest {
 
     @Test
     void tools_isATableOfVerbsWithTheirArguments() {
-        Cli.Run run = controller.run("tools");
+        CommandRun run = controller.run("tools");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines()).hasSize(13);
@@ -151,7 +152,7 @@ class ClientCommandsTest {
     void nodes_ofTheExampleMesh_isTheGoldenTable() throws IOException {
         controller.withExampleMesh();
 
-        Cli.Run run = controller.run("nodes");
+        CommandRun run = controller.run("nodes");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).isEqualTo(golden("nodes.txt"));
@@ -170,7 +171,7 @@ class ClientCommandsTest {
     void node_isKeyValueLines_withItsDeclaration() {
         controller.withExampleMesh();
 
-        Cli.Run run = controller.run("node", "alpha");
+        CommandRun run = controller.run("node", "alpha");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines()).startsWith("node: alpha", "address: 10.20.0.11", "system: debian-12",
@@ -190,7 +191,7 @@ class ClientCommandsTest {
 
     @Test
     void node_unknown_isAVerbError_exits1_withCodeMessageAndPointer() {
-        Cli.Run run = controller.run("node", "zeta");
+        CommandRun run = controller.run("node", "zeta");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.out()).isEmpty();
@@ -200,7 +201,7 @@ class ClientCommandsTest {
 
     @Test
     void node_unknown_json_alsoPrintsTheErrorAsADocument() {
-        Cli.Run run = controller.run("node", "zeta", "--json");
+        CommandRun run = controller.run("node", "zeta", "--json");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(json(run).get("error").get("code").asString()).isEqualTo("not-found");
@@ -214,7 +215,7 @@ class ClientCommandsTest {
                 + "push FILE.\n");
         controller.withExampleMesh();
 
-        Cli.Run run = controller.run("modules");
+        CommandRun run = controller.run("modules");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines()).hasSize(6);
@@ -228,7 +229,7 @@ class ClientCommandsTest {
     void seats_isOneRowPerHolder() {
         controller.withExampleMesh();
 
-        Cli.Run run = controller.run("seats");
+        CommandRun run = controller.run("seats");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines()).hasSize(8).first().asString().matches("SEAT +SCOPE +NODE +MODULE");
@@ -242,7 +243,7 @@ class ClientCommandsTest {
         controller.withExampleMesh();
         assertThat(controller.run("build", "mesh-bus").exitCode()).isZero();
 
-        Cli.Run run = controller.run("builds");
+        CommandRun run = controller.run("builds");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines().getFirst()).matches("BUILD +STATE +SYSTEM +NODES");
@@ -257,7 +258,7 @@ class ClientCommandsTest {
     void plan_ofTheControllerForTheExampleMesh_isWhatPlanMeshPrints_exits2() throws IOException {
         controller.withExampleMesh();
 
-        Cli.Run run = controller.run("plan");
+        CommandRun run = controller.run("plan");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEqualTo(Files.readString(CORE_GOLDEN.resolve("plan.txt")));
@@ -268,7 +269,7 @@ class ClientCommandsTest {
     void plan_json_isTheVerbsResult_withTheSameExitCode() {
         controller.withExampleMesh();
 
-        Cli.Run run = controller.run("plan", "--json");
+        CommandRun run = controller.run("plan", "--json");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(json(run).get("plan").get("changes").isEmpty()).isFalse();
@@ -277,7 +278,7 @@ class ClientCommandsTest {
 
     @Test
     void plan_withNothingAssigned_hasNoChanges_exits0() {
-        Cli.Run run = controller.run("plan");
+        CommandRun run = controller.run("plan");
 
         assertThat(run.out()).isEqualTo("No changes. Every node runs its declaration.\n");
         assertThat(run.exitCode()).isZero();
@@ -288,8 +289,8 @@ class ClientCommandsTest {
         assertThat(controller.run("push", "../examples/modules/mesh-controller.json").exitCode()).isZero();
         assertThat(controller.run("assign", "mesh-controller", "gamma").exitCode()).isZero();
 
-        Cli.Run node = controller.run("node", "gamma");
-        Cli.Run plan = controller.run("plan");
+        CommandRun node = controller.run("node", "gamma");
+        CommandRun plan = controller.run("plan");
 
         assertThat(node.exitCode()).isZero();
         assertThat(node.lines()).contains("declaration: none (5 problems)");
@@ -303,7 +304,7 @@ class ClientCommandsTest {
 
     @Test
     void plan_meshWithControllerOptions_isAUsageError_exits1() {
-        Cli.Run run = controller.run("plan", "--mesh", "../examples/mesh.json", "--url", "http://127.0.0.1:1/mcp");
+        CommandRun run = controller.run("plan", "--mesh", "../examples/mesh.json", "--url", "http://127.0.0.1:1/mcp");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).contains("--url, --state and --token-file ask the running controller for its plan, "
@@ -314,10 +315,10 @@ class ClientCommandsTest {
     void assignAndUnassign_confirmWithThePlansSummary() {
         controller.withExampleMesh();
 
-        Cli.Run unassign = controller.run("unassign", "mesh-bus", "beta");
-        Cli.Run again = controller.run("unassign", "mesh-bus", "beta");
-        Cli.Run assign = controller.run("assign", "mesh-bus", "gamma");
-        Cli.Run twice = controller.run("assign", "mesh-bus", "gamma");
+        CommandRun unassign = controller.run("unassign", "mesh-bus", "beta");
+        CommandRun again = controller.run("unassign", "mesh-bus", "beta");
+        CommandRun assign = controller.run("assign", "mesh-bus", "gamma");
+        CommandRun twice = controller.run("assign", "mesh-bus", "gamma");
 
         assertThat(unassign.out()).matches("unassigned mesh-bus from beta; plan: \\d+ to create, \\d+ to remove, "
                 + "\\d+ to build\n");
@@ -329,7 +330,7 @@ class ClientCommandsTest {
 
     @Test
     void assign_unknownModule_isNotFound_exits1_withThePointer() {
-        Cli.Run run = controller.run("assign", "web", "alpha");
+        CommandRun run = controller.run("assign", "web", "alpha");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).isEqualTo("error (not-found): there is no module \"web\"; push its manifest first\n"
@@ -353,8 +354,8 @@ class ClientCommandsTest {
 
     @Test
     void push_confirmsTheModuleAndVersion_thenSaysNothingChanged() {
-        Cli.Run first = controller.run("push", "../examples/modules/mesh-bus.json");
-        Cli.Run second = controller.run("push", "../examples/modules/mesh-bus.json");
+        CommandRun first = controller.run("push", "../examples/modules/mesh-bus.json");
+        CommandRun second = controller.run("push", "../examples/modules/mesh-bus.json");
 
         assertThat(first.out()).isEqualTo("pushed mesh-bus 2.10.22\n");
         assertThat(second.out()).isEqualTo("mesh-bus 2.10.22 was pushed already; nothing changed\n");
@@ -369,7 +370,7 @@ class ClientCommandsTest {
                 + "  \"resources\": [{\"id\": \"c\", \"type\": \"container\", \"name\": \"c\", \"image\": \"i\", "
                 + "\"env\": {\"AT\": \"$<node:name>\"}}]}\n");
 
-        Cli.Run run = controller.run("push", file.toString());
+        CommandRun run = controller.run("push", file.toString());
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines()).hasSize(2);
@@ -382,7 +383,7 @@ class ClientCommandsTest {
     void push_ofAFileThatIsNotJson_isRefusedBeforeSending_exits2_withTheLocation() throws IOException {
         Path file = Files.writeString(dir.resolve("web.json"), "{\n  \"module\": \"web\",\n  oops\n}\n");
 
-        Cli.Run run = controller.run("push", file.toString());
+        CommandRun run = controller.run("push", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).startsWith("mesh-controller: " + file + ":3:3: not JSON: Unexpected character ('o' (code 111)): was expecting double-quote "
@@ -396,7 +397,7 @@ class ClientCommandsTest {
         Path array = Files.writeString(dir.resolve("list.json"), "[1, 2]\n");
         Path twice = Files.writeString(dir.resolve("twice.json"), "{\"module\": \"a\", \"module\": \"b\"}");
 
-        Cli.Run run = controller.run("push", array.toString());
+        CommandRun run = controller.run("push", array.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo("mesh-controller: " + array + ":1:1: the manifest is a JSON array, not an "
@@ -406,7 +407,7 @@ class ClientCommandsTest {
 
     @Test
     void push_ofAMissingFile_exits2_evenWithNoController() {
-        Cli.Run run = Cli.run(Map.of("MESH_CONTROLLER_STATE", dir.toString()), "push", "nowhere.json");
+        CommandRun run = Cli.run(Map.of("MESH_CONTROLLER_STATE", dir.toString()), "push", "nowhere.json");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo("mesh-controller: nowhere.json: no such file; give the path of a module "
@@ -419,7 +420,7 @@ class ClientCommandsTest {
         Path file = Files.writeString(dir.resolve("web.json"), "{\n  \"module\": \"web\",\n  \"versoin\": \"1\"\n}\n");
         List<String> validate = Cli.run("validate", file.toString()).lines();
 
-        Cli.Run run = controller.run("push", file.toString());
+        CommandRun run = controller.run("push", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(validate).hasSizeGreaterThan(1);
@@ -435,7 +436,7 @@ class ClientCommandsTest {
     void push_ofAnInvalidManifest_json_isTheControllersError() throws IOException {
         Path file = Files.writeString(dir.resolve("web.json"), "{\n  \"module\": \"web\"\n}\n");
 
-        Cli.Run run = controller.run("push", file.toString(), "--json");
+        CommandRun run = controller.run("push", file.toString(), "--json");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(json(run).get("error").get("code").asString()).isEqualTo("invalid");
@@ -447,8 +448,8 @@ class ClientCommandsTest {
     void build_printsWhatItRequested_andAnUnknownArtifactIsNotFound() {
         controller.withExampleMesh();
 
-        Cli.Run run = controller.run("build", "mesh-host");
-        Cli.Run unknown = controller.run("build", "mesh-host", "nope");
+        CommandRun run = controller.run("build", "mesh-host");
+        CommandRun unknown = controller.run("build", "mesh-host", "nope");
 
         assertThat(run.out()).isEqualTo("requested build:mesh-host@0.1.0/host\n");
         assertThat(unknown.exitCode()).isEqualTo(1);
@@ -462,7 +463,7 @@ class ClientCommandsTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             url = "http://127.0.0.1:" + socket.getLocalPort() + "/mcp";
         }
-        Cli.Run run = Cli.run(Map.of("MESH_CONTROLLER_URL", url, "MESH_CONTROLLER_STATE", state.toString()), "nodes");
+        CommandRun run = Cli.run(Map.of("MESH_CONTROLLER_URL", url, "MESH_CONTROLLER_STATE", state.toString()), "nodes");
 
         assertThat(run.exitCode()).isEqualTo(3);
         assertThat(run.out()).isEmpty();
@@ -478,7 +479,7 @@ class ClientCommandsTest {
     void somethingThatIsNotAnMcpEndpoint_isUnreachable_exits3() {
         String url = controller.server.endpoint().resolve("/elsewhere").toString();
 
-        Cli.Run run = controller.run("status", "--url", url);
+        CommandRun run = controller.run("status", "--url", url);
 
         assertThat(run.exitCode()).isEqualTo(3);
         assertThat(run.err()).isEqualTo("mesh-controller: no controller was reached; tried, in order:\n  " + url
@@ -490,7 +491,7 @@ class ClientCommandsTest {
         Map<String, String> env = Map.of("MESH_CONTROLLER_URL", "http://127.0.0.1:1/mcp",
                 "MESH_CONTROLLER_STATE", state.toString());
 
-        Cli.Run run = Cli.run(env, "nodes", "--url", controller.server.endpoint().toString());
+        CommandRun run = Cli.run(env, "nodes", "--url", controller.server.endpoint().toString());
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines().getFirst()).startsWith("NODE");
@@ -498,7 +499,7 @@ class ClientCommandsTest {
 
     @Test
     void theStateOption_findsTheController() {
-        Cli.Run run = Cli.run(Map.of("MESH_CONTROLLER_STATE", dir.toString()), "nodes", "--state", state.toString());
+        CommandRun run = Cli.run(Map.of("MESH_CONTROLLER_STATE", dir.toString()), "nodes", "--state", state.toString());
 
         assertThat(run.exitCode()).isZero();
     }
@@ -507,7 +508,7 @@ class ClientCommandsTest {
     void noControllerFound_exits3_namingEverySource() {
         Path empty = dir.resolve("empty");
 
-        Cli.Run run = Cli.run(Map.of("MESH_CONTROLLER_STATE", empty.toString()), "status");
+        CommandRun run = Cli.run(Map.of("MESH_CONTROLLER_STATE", empty.toString()), "status");
 
         assertThat(run.exitCode()).isEqualTo(3);
         assertThat(run.err()).isEqualTo("""
@@ -524,7 +525,7 @@ class ClientCommandsTest {
         Path other = Files.writeString(dir.resolve("other-token"), "not-the-token");
         Files.setPosixFilePermissions(other, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
 
-        Cli.Run run = controller.run("status", "--token-file", other.toString());
+        CommandRun run = controller.run("status", "--token-file", other.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).startsWith("error (unauthorized): " + controller.server.endpoint() + " refused the "
@@ -533,7 +534,7 @@ class ClientCommandsTest {
 
     @Test
     void aUrlThatIsNotAUrl_isAConfigurationError_exits2() {
-        Cli.Run run = controller.run("nodes", "--url", "127.0.0.1:7300");
+        CommandRun run = controller.run("nodes", "--url", "127.0.0.1:7300");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo("mesh-controller: --url: \"127.0.0.1:7300\" is not the URL of a controller "
@@ -543,7 +544,7 @@ class ClientCommandsTest {
 
     @Test
     void aMissingArgument_isAUsageError_exits2() {
-        Cli.Run run = controller.run("assign", "mesh-bus");
+        CommandRun run = controller.run("assign", "mesh-bus");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("Missing required parameter: 'NODE'");

@@ -7,11 +7,10 @@ import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.compose.Composer;
 import dev.mesh.controller.core.plan.DeclarationReader;
+import dev.mesh.controller.testing.CommandRun;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +54,7 @@ class GenesisCommandTest {
     void genesis_exampleMesh_writesDeclarationsAsComposeJsonPrintsThem_archiveWithDigest_inventory() throws Exception {
         Path out = dir.resolve("genesis");
 
-        Cli.Run run = run("genesis", "--mesh", MESH, "--out", out.toString());
+        CommandRun run = run("genesis", "--mesh", MESH, "--out", out.toString());
 
         assertThat(run.err()).isEmpty();
         assertThat(run.exitCode()).isZero();
@@ -93,7 +92,7 @@ class GenesisCommandTest {
     void genesis_busUsers_eachNodePublishesItsOwnFactsOnly_passwordsOnlyInTheirOwnerOnlyCredentialsFiles()
             throws Exception {
         Path out = dir.resolve("genesis");
-        Cli.Run run = run("genesis", "--mesh", MESH, "--out", out.toString(), "--bus-url", "nats://10.20.0.13:4222");
+        CommandRun run = run("genesis", "--mesh", MESH, "--out", out.toString(), "--bus-url", "nats://10.20.0.13:4222");
         assertThat(run.exitCode()).as(run.err()).isZero();
 
         String authorization = Files.readString(out.resolve("bus/authorization.conf"));
@@ -126,7 +125,7 @@ class GenesisCommandTest {
 
     @Test
     void genesis_busUrlNotANatsUrl_isAUsageError() {
-        Cli.Run run = run("genesis", "--mesh", MESH, "--out", dir.resolve("genesis").toString(), "--bus-url",
+        CommandRun run = run("genesis", "--mesh", MESH, "--out", dir.resolve("genesis").toString(), "--bus-url",
                 "http://10.20.0.13:4222");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("--bus-url http://10.20.0.13:4222: the bus's URL is nats://host:port or "
@@ -161,7 +160,7 @@ class GenesisCommandTest {
                 + "  mesh-controller.tar.gz\n");
         Path out = dir.resolve("genesis");
 
-        Cli.Run run = run("genesis", "--mesh", MESH, "--out", out.toString());
+        CommandRun run = run("genesis", "--mesh", MESH, "--out", out.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).contains("mesh-controller.tar.gz: sha256 " + sha256(ARCHIVE) + ", " + ARCHIVE.length
@@ -174,7 +173,7 @@ class GenesisCommandTest {
         Files.writeString(dir.resolve("build/mesh-controller.tar.gz.sha256"), other + "  mesh-controller.tar.gz\n");
         Path out = dir.resolve("genesis");
 
-        Cli.Run run = run("genesis", "--mesh", MESH, "--out", out.toString(), "--bundle", archive.toString());
+        CommandRun run = run("genesis", "--mesh", MESH, "--out", out.toString(), "--bundle", archive.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).isEqualTo("mesh-controller: the bundle archive " + archive + " does not match its digest "
@@ -186,7 +185,7 @@ class GenesisCommandTest {
 
     @Test
     void genesis_noBundleDirectory_noBundleOption_isAUsageError_sayingToPassBundle() {
-        Cli.Run run = run(Optional.empty(), "genesis", "--mesh", MESH, "--out", dir.resolve("genesis").toString());
+        CommandRun run = run(Optional.empty(), "genesis", "--mesh", MESH, "--out", dir.resolve("genesis").toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).startsWith("no bundle archive: this mesh-controller does not run from a bundle, so there "
@@ -199,7 +198,7 @@ class GenesisCommandTest {
         Path out = Files.createDirectories(dir.resolve("genesis"));
         Files.writeString(out.resolve("notes.txt"), "mine");
 
-        Cli.Run run = run("genesis", "--mesh", MESH, "--out", out.toString());
+        CommandRun run = run("genesis", "--mesh", MESH, "--out", out.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).startsWith("--out " + out + " is not empty (it holds notes.txt); genesis writes a new "
@@ -222,7 +221,7 @@ class GenesisCommandTest {
         Path mesh = exampleMeshCopy(Files.readString(Path.of(MESH))
                 .replace("    {\"module\": \"mesh-store\", \"node\": \"alpha\"},\n", ""));
 
-        Cli.Run run = run("genesis", "--mesh", mesh.toString(), "--out", dir.resolve("genesis").toString());
+        CommandRun run = run("genesis", "--mesh", mesh.toString(), "--out", dir.resolve("genesis").toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         List<String> lines = run.err().lines().toList();
@@ -238,7 +237,7 @@ class GenesisCommandTest {
     void genesis_meshFileWithProblems_printsThemLocated_exit1_nothingWritten() throws IOException {
         Path mesh = exampleMeshCopy(Files.readString(Path.of(MESH)).replace("\"node\": \"gamma\"}", "\"node\": \"gama\"}"));
 
-        Cli.Run run = run("genesis", "--mesh", mesh.toString(), "--out", dir.resolve("genesis").toString());
+        CommandRun run = run("genesis", "--mesh", mesh.toString(), "--out", dir.resolve("genesis").toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         List<String> lines = run.err().lines().toList();
@@ -253,7 +252,7 @@ class GenesisCommandTest {
         Path mesh = exampleMeshCopy(Files.readString(Path.of(MESH)).replace("\"mesh\": \"/var/lib/mesh\"",
                 "\"mesh\": \"/srv/mesh\""));
 
-        Cli.Run run = run("genesis", "--mesh", mesh.toString(), "--out", dir.resolve("genesis").toString());
+        CommandRun run = run("genesis", "--mesh", mesh.toString(), "--out", dir.resolve("genesis").toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).startsWith("mesh-controller: " + mesh + ": /layout: the mesh's controller composes with "
@@ -275,17 +274,13 @@ class GenesisCommandTest {
         return Files.writeString(dir.resolve("mesh.json"), text.replace("\"modules/", "\"" + modules));
     }
 
-    private Cli.Run run(String... args) {
+    private CommandRun run(String... args) {
         return run(Optional.of(bundleDirectory), args);
     }
 
-    private static Cli.Run run(Optional<Path> bundleDirectory, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exitCode = MeshCommands.commandLine(Map.of(), InputStream.nullInputStream(), OutputStream.nullOutputStream(),
-                List.of(new GenesisCommand(bundleDirectory))).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-                .execute(args);
-        return new Cli.Run(exitCode, out.toString(), err.toString());
+    private static CommandRun run(Optional<Path> bundleDirectory, String... args) {
+        return CommandRun.of(MeshCommands.commandLine(Map.of(), InputStream.nullInputStream(),
+                OutputStream.nullOutputStream(), List.of(new GenesisCommand(bundleDirectory))), args);
     }
 
     private static String sha256(byte[] bytes) throws IllegalStateException {

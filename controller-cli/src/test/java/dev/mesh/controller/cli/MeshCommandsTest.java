@@ -2,6 +2,7 @@ package dev.mesh.controller.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mesh.controller.testing.CommandRun;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -42,21 +43,21 @@ class MeshCommandsTest {
                 List.of("valdate", "x.json"), List.of("--help"), List.of());
         for (List<String> args : invocations) {
             String[] argv = args.toArray(String[]::new);
-            Cli.Run whole = Cli.run(argv);
+            CommandRun whole = Cli.run(argv);
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             int exitCode = MeshCommands.forArguments(argv, System.getenv(), InputStream.nullInputStream(),
                     OutputStream.nullOutputStream(), List.of(), Upstreams.HTTP_ONLY)
                     .setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(argv);
 
-            assertThat(new Cli.Run(exitCode, out.toString(), err.toString())).as(String.join(" ", args))
+            assertThat(new CommandRun(exitCode, out.toString(), err.toString())).as(String.join(" ", args))
                     .isEqualTo(whole);
         }
     }
 
     @Test
     void compose_exampleMesh_json_givesTheGoldenDeclarations_exits0() throws IOException {
-        Cli.Run run = Cli.run("compose", "--mesh", MESH, "--json");
+        CommandRun run = Cli.run("compose", "--mesh", MESH, "--json");
 
         assertThat(run.exitCode()).isZero();
         JsonNode document = JSON.readTree(run.out());
@@ -67,7 +68,7 @@ class MeshCommandsTest {
 
     @Test
     void compose_exampleMesh_text_summarisesEachNode() {
-        Cli.Run run = Cli.run("compose", "--mesh", MESH);
+        CommandRun run = Cli.run("compose", "--mesh", MESH);
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines()).hasSize(4);
@@ -78,8 +79,8 @@ class MeshCommandsTest {
 
     @Test
     void plan_exampleMeshFromNothing_givesTheGoldenPlan_exits2() throws IOException {
-        Cli.Run text = Cli.run("plan", "--mesh", MESH);
-        Cli.Run json = Cli.run("plan", "--mesh", MESH, "--json");
+        CommandRun text = Cli.run("plan", "--mesh", MESH);
+        CommandRun json = Cli.run("plan", "--mesh", MESH, "--json");
 
         assertThat(text.exitCode()).isEqualTo(2);
         assertThat(text.out()).isEqualTo(Files.readString(GOLDEN.resolve("plan.txt")));
@@ -92,7 +93,7 @@ class MeshCommandsTest {
         Path applied = dir.resolve("applied");
         assertThat(Cli.run("compose", "--mesh", MESH, "--out", applied.toString()).exitCode()).isZero();
 
-        Cli.Run run = Cli.run("plan", "--mesh", MESH, "--applied", applied.toString());
+        CommandRun run = Cli.run("plan", "--mesh", MESH, "--applied", applied.toString());
 
         assertThat(run.out()).isEqualTo("No changes. Every node runs its declaration.\n");
         assertThat(run.exitCode()).isZero();
@@ -105,7 +106,7 @@ class MeshCommandsTest {
         Path moved = exampleMeshCopy(Files.readString(Path.of(MESH))
                 .replace("{\"module\": \"mesh-bus\", \"node\": \"beta\"}", "{\"module\": \"mesh-bus\", \"node\": \"gamma\"}"));
 
-        Cli.Run run = Cli.run("plan", "--mesh", moved.toString(), "--applied", applied.toString(), "--json");
+        CommandRun run = Cli.run("plan", "--mesh", moved.toString(), "--applied", applied.toString(), "--json");
 
         assertThat(run.exitCode()).isEqualTo(2);
         List<String> nodes = new ArrayList<>();
@@ -120,7 +121,7 @@ class MeshCommandsTest {
         Path alpha = applied.resolve("alpha.json");
         Files.writeString(alpha, Files.readString(alpha).replaceFirst("\"0700\"", "\"0777\""));
 
-        Cli.Run run = Cli.run("plan", "--mesh", MESH, "--applied", applied.toString(), "--json");
+        CommandRun run = Cli.run("plan", "--mesh", MESH, "--applied", applied.toString(), "--json");
 
         assertThat(run.exitCode()).isEqualTo(1);
         JsonNode document = JSON.readTree(run.out());
@@ -135,7 +136,7 @@ class MeshCommandsTest {
         Cli.run("compose", "--mesh", MESH, "--out", applied.toString());
         Files.move(applied.resolve("alpha.json"), applied.resolve("beta.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
 
-        Cli.Run run = Cli.run("plan", "--mesh", MESH, "--applied", applied.toString());
+        CommandRun run = Cli.run("plan", "--mesh", MESH, "--applied", applied.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.out()).contains("beta.json:0:0: /node: the file is named for node beta but holds the "
@@ -148,7 +149,7 @@ class MeshCommandsTest {
         Cli.run("compose", "--mesh", MESH, "--out", applied.toString());
         Files.copy(applied.resolve("alpha.json"), applied.resolve("delta.json"));
 
-        Cli.Run run = Cli.run("plan", "--mesh", MESH, "--applied", applied.toString());
+        CommandRun run = Cli.run("plan", "--mesh", MESH, "--applied", applied.toString());
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines().getFirst()).startsWith("warning: " + applied.resolve("delta.json"))
@@ -158,7 +159,7 @@ class MeshCommandsTest {
 
     @Test
     void plan_appliedIsNotADirectory_exits1() {
-        Cli.Run run = Cli.run("plan", "--mesh", MESH, "--applied", dir.resolve("absent").toString());
+        CommandRun run = Cli.run("plan", "--mesh", MESH, "--applied", dir.resolve("absent").toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.out()).contains("is not a directory");
@@ -169,7 +170,7 @@ class MeshCommandsTest {
         Path mesh = exampleMeshCopy(Files.readString(Path.of(MESH))
                 .replace("    {\"module\": \"mesh-store\", \"node\": \"alpha\"},\n", ""));
 
-        Cli.Run run = Cli.run("compose", "--mesh", mesh.toString(), "--json");
+        CommandRun run = Cli.run("compose", "--mesh", mesh.toString(), "--json");
 
         assertThat(run.exitCode()).isEqualTo(1);
         JsonNode document = JSON.readTree(run.out());
@@ -186,8 +187,8 @@ class MeshCommandsTest {
     void compose_badMeshFile_printsLocatedProblems_exits1() throws IOException {
         Path mesh = exampleMeshCopy(Files.readString(Path.of(MESH)).replace("\"node\": \"gamma\"}", "\"node\": \"gama\"}"));
 
-        Cli.Run text = Cli.run("compose", "--mesh", mesh.toString());
-        Cli.Run json = Cli.run("plan", "--mesh", mesh.toString(), "--json");
+        CommandRun text = Cli.run("compose", "--mesh", mesh.toString());
+        CommandRun json = Cli.run("plan", "--mesh", mesh.toString(), "--json");
 
         assertThat(text.exitCode()).isEqualTo(1);
         assertThat(text.lines().getFirst()).startsWith(mesh + ":18:43: /assignments/3/node: the mesh has no node "
@@ -198,7 +199,7 @@ class MeshCommandsTest {
 
     @Test
     void compose_oneNode_printsOnlyIt_withExplanations() {
-        Cli.Run run = Cli.run("compose", "--mesh", MESH, "--node", "gamma", "--json", "--explain");
+        CommandRun run = Cli.run("compose", "--mesh", MESH, "--node", "gamma", "--json", "--explain");
 
         assertThat(run.exitCode()).isZero();
         JsonNode document = JSON.readTree(run.out());
@@ -215,7 +216,7 @@ class MeshCommandsTest {
 
     @Test
     void compose_unknownNode_isUsageError_exits2() {
-        Cli.Run run = Cli.run("compose", "--mesh", MESH, "--node", "delta");
+        CommandRun run = Cli.run("compose", "--mesh", MESH, "--node", "delta");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).startsWith("the mesh " + MESH + " has no node \"delta\"; its nodes are: alpha, beta, gamma");
@@ -223,7 +224,7 @@ class MeshCommandsTest {
 
     @Test
     void plan_usageError_exits1_notTheChangesCode() {
-        Cli.Run run = Cli.run("plan", "--mesh", MESH, "--bogus");
+        CommandRun run = Cli.run("plan", "--mesh", MESH, "--bogus");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).startsWith("Unknown option: '--bogus'");
@@ -233,7 +234,7 @@ class MeshCommandsTest {
     void compose_outIntoAFile_failsWithOneLine_exits1() throws IOException {
         Path file = Files.writeString(dir.resolve("file"), "x");
 
-        Cli.Run run = Cli.run("compose", "--mesh", MESH, "--out", file.resolve("sub").toString());
+        CommandRun run = Cli.run("compose", "--mesh", MESH, "--out", file.resolve("sub").toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).startsWith("mesh-controller: cannot write the declarations to ").doesNotContain("\tat ");

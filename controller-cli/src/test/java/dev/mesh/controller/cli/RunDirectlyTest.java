@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.lists;
 
+import dev.mesh.controller.testing.CommandRun;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -51,7 +52,7 @@ class RunDirectlyTest {
     }
 
     /** What a direct run printed and how it exited; empty when it declined. */
-    private static Optional<Cli.Run> direct(List<String> args) {
+    private static Optional<CommandRun> direct(List<String> args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         OptionalInt exitCode = MeshCommands.runDirectly(args.toArray(String[]::new), new PrintWriter(out),
@@ -60,7 +61,7 @@ class RunDirectlyTest {
             assertThat(out.toString() + err).as("a declined command line prints nothing").isEmpty();
             return Optional.empty();
         }
-        return Optional.of(new Cli.Run(exitCode.getAsInt(), out.toString(), err.toString()));
+        return Optional.of(new CommandRun(exitCode.getAsInt(), out.toString(), err.toString()));
     }
 
     @Test

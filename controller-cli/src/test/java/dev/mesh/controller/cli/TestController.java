@@ -14,6 +14,7 @@ import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.mcp.McpDispatcher;
 import dev.mesh.controller.mcp.McpHttpServer;
+import dev.mesh.controller.testing.CommandRun;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -89,7 +90,7 @@ final class TestController implements AutoCloseable {
     }
 
     /** Runs the command line against this controller (found through {@code MESH_CONTROLLER_STATE}). */
-    Cli.Run run(String... args) {
+    CommandRun run(String... args) {
         return Cli.run(env(), args);
     }
 
@@ -108,7 +109,7 @@ final class TestController implements AutoCloseable {
         return this;
     }
 
-    private static void requireZero(Cli.Run run) {
+    private static void requireZero(CommandRun run) {
         if (run.exitCode() != 0) {
             throw new AssertionError("setup failed: " + run);
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.ManifestException;
 import dev.mesh.controller.manifest.Problem;
+import dev.mesh.controller.testing.CommandRun;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -21,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 class ValidateCommandTest {
 
-    private static Cli.Run run(String... args) {
+    private static CommandRun run(String... args) {
         return Cli.run(args);
     }
 
@@ -44,7 +45,7 @@ class ValidateCommandTest {
     void validate_validFile_printsValid_exits0() throws IOException {
         Path file = write("valid.json", VALID);
 
-        Cli.Run run = run("validate", file.toString());
+        CommandRun run = run("validate", file.toString());
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).isEqualTo(file + ": valid\n1 file, 0 invalid, 0 problems\n");
@@ -62,7 +63,7 @@ class ValidateCommandTest {
     void validate_warningOnly_printsItAndValid_exits0() throws IOException {
         Path file = write("old.json", OLD_FORM);
 
-        Cli.Run run = run("validate", file.toString());
+        CommandRun run = run("validate", file.toString());
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines()).containsExactly("warning: " + file + ":3:74: /resources/1/run/0: \"$<dir:data>\" is "
@@ -76,7 +77,7 @@ class ValidateCommandTest {
     void validate_json_warningOnly_isValid_withTheWarningsSeverity() throws IOException {
         Path file = write("old.json", OLD_FORM);
 
-        Cli.Run run = run("validate", "--json", file.toString());
+        CommandRun run = run("validate", "--json", file.toString());
 
         assertThat(run.exitCode()).isZero();
         JsonNode result = new JsonMapper().readTree(run.out()).get("files").get(0);
@@ -92,7 +93,7 @@ class ValidateCommandTest {
     void validate_invalidFile_printsLocatedProblems_exits1() throws IOException {
         Path file = write("invalid.json", UNKNOWN_FIELD);
 
-        Cli.Run run = run("validate", file.toString());
+        CommandRun run = run("validate", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines()).hasSize(2);
@@ -107,7 +108,7 @@ class ValidateCommandTest {
                 {"module": "demo", "version": "1.0.0", "modul": "x"}
                 """);
 
-        Cli.Run run = run("validate", file.toString());
+        CommandRun run = run("validate", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines().getFirst()).startsWith(file + ":1:40: /modul: ").contains("\"module\"").endsWith(")");
@@ -117,7 +118,7 @@ class ValidateCommandTest {
     void validate_rootProblem_showsRootPointer() throws IOException {
         Path file = write("array.json", "[]\n");
 
-        Cli.Run run = run("validate", file.toString());
+        CommandRun run = run("validate", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines().getFirst()).startsWith(file + ":1:1: (root): ");
@@ -128,7 +129,7 @@ class ValidateCommandTest {
         Path valid = write("valid.json", VALID);
         Path invalid = write("invalid.json", UNKNOWN_FIELD);
 
-        Cli.Run run = run("validate", valid.toString(), invalid.toString());
+        CommandRun run = run("validate", valid.toString(), invalid.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines()).hasSize(3);
@@ -142,7 +143,7 @@ class ValidateCommandTest {
         Path valid = write("valid.json", VALID);
         Path invalid = write("invalid.json", UNKNOWN_FIELD);
 
-        Cli.Run run = run("validate", "--json", valid.toString(), invalid.toString());
+        CommandRun run = run("validate", "--json", valid.toString(), invalid.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         JsonNode files = new JsonMapper().readTree(run.out()).get("files");
@@ -171,7 +172,7 @@ class ValidateCommandTest {
                 {"module": "demo", "version": "1.0.0", "modul": "x"}
                 """);
 
-        Cli.Run run = run("validate", "--json", file.toString());
+        CommandRun run = run("validate", "--json", file.toString());
 
         JsonNode problem = new JsonMapper().readTree(run.out()).get("files").get(0).get("problems").get(0);
         assertThat(problem.get("hint").asString()).contains("\"module\"");
@@ -185,7 +186,7 @@ class ValidateCommandTest {
                             {"name": "mesh-store", "scope": "mesh"}]}
                 """);
 
-        Cli.Run run = run("validate", "--json", file.toString());
+        CommandRun run = run("validate", "--json", file.toString());
 
         JsonNode problem = new JsonMapper().readTree(run.out()).get("files").get(0).get("problems").get(0);
         assertThat(problem.get("code").asString()).isEqualTo("duplicate-name");
@@ -204,7 +205,7 @@ class ValidateCommandTest {
                 {"module": "demo", "version": "1.0.0", "f\u00e4rbe": "blau"}
                 """);
 
-        Cli.Run run = run("validate", "--json", file.toString());
+        CommandRun run = run("validate", "--json", file.toString());
 
         assertThat(run.out()).isASCII().contains("\\u00E4");
         JsonNode problem = new JsonMapper().readTree(run.out()).get("files").get(0).get("problems").get(0);
@@ -215,7 +216,7 @@ class ValidateCommandTest {
     void validate_json_writesExactlyOneDocument() throws IOException {
         Path file = write("valid.json", VALID);
 
-        Cli.Run run = run("validate", "--json", file.toString());
+        CommandRun run = run("validate", "--json", file.toString());
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines()).hasSize(1);
@@ -226,7 +227,7 @@ class ValidateCommandTest {
     void validate_missingFile_isAProblemOfThatFile_exits1() {
         Path missing = dir.resolve("missing.json");
 
-        Cli.Run run = run("validate", missing.toString());
+        CommandRun run = run("validate", missing.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines()).hasSize(2);
@@ -238,7 +239,7 @@ class ValidateCommandTest {
 
     @Test
     void validate_directory_isUnreadableFile_exits1() {
-        Cli.Run run = run("validate", "--json", dir.toString());
+        CommandRun run = run("validate", "--json", dir.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(codes(run)).containsExactly("unreadable-file");
@@ -249,7 +250,7 @@ class ValidateCommandTest {
     void validate_notJson_isAJsonSyntaxProblem_exits1() throws IOException {
         Path file = write("notes.txt", "module: demo\n");
 
-        Cli.Run run = run("validate", "--json", file.toString());
+        CommandRun run = run("validate", "--json", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(codes(run)).containsExactly("json-syntax");
@@ -258,7 +259,7 @@ class ValidateCommandTest {
 
     @Test
     void validate_noFiles_isAUsageError_exits2() {
-        Cli.Run run = run("validate");
+        CommandRun run = run("validate");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
@@ -269,7 +270,7 @@ class ValidateCommandTest {
     void validate_unknownOption_isAUsageError_exits2() throws IOException {
         Path file = write("valid.json", VALID);
 
-        Cli.Run run = run("validate", "--yaml", file.toString());
+        CommandRun run = run("validate", "--yaml", file.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("Unknown option: '--yaml'");
@@ -277,7 +278,7 @@ class ValidateCommandTest {
 
     @Test
     void noCommand_isAUsageError_exits2() {
-        Cli.Run run = run();
+        CommandRun run = run();
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("Missing a command").contains("validate");
@@ -285,7 +286,7 @@ class ValidateCommandTest {
 
     @Test
     void help_listsValidate_exits0() {
-        Cli.Run run = run("--help");
+        CommandRun run = run("--help");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("Usage: mesh-controller").contains("validate");
@@ -321,7 +322,7 @@ class ValidateCommandTest {
         return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
     }
 
-    private static List<String> codes(Cli.Run run) {
+    private static List<String> codes(CommandRun run) {
         List<String> codes = new ArrayList<>();
         new JsonMapper().readTree(run.out()).get("files").forEach(file ->
                 file.get("problems").forEach(problem -> codes.add(problem.get("code").asString())));

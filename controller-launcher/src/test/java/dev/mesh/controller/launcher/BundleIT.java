@@ -2,6 +2,7 @@ package dev.mesh.controller.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mesh.controller.testing.CommandRun;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +50,7 @@ class BundleIT {
 
     @Test
     void runtime_holdsOnlyTheModulesTheControllerUses() throws IOException, InterruptedException {
-        Run run = run(List.of(BUNDLE.resolve("runtime/bin/java").toString(), "--list-modules"), Map.of());
+        CommandRun run = run(List.of(BUNDLE.resolve("runtime/bin/java").toString(), "--list-modules"), Map.of());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         List<String> modules = run.out().lines().map(line -> line.replaceFirst("@.*", "")).toList();
@@ -77,7 +78,7 @@ class BundleIT {
         assertThat(decompressedDigest("gzip", "mesh-controller.tar.gz"))
                 .isEqualTo(decompressedDigest("zstd", "mesh-controller.tar.zst"));
         for (String archive : List.of("mesh-controller.tar.gz", "mesh-controller.tar.zst", "mesh-controller-dev.tar.gz")) {
-            Run check = run(List.of("sha256sum", "--check", archive + ".sha256"), System.getenv(),
+            CommandRun check = run(List.of("sha256sum", "--check", archive + ".sha256"), System.getenv(),
                     BUNDLE.getParent());
             assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
             assertThat(check.out()).isEqualTo(archive + ": OK\n");
@@ -95,7 +96,7 @@ class BundleIT {
         Path unpacked = unpackProduction();
         Path file = validManifest();
 
-        Run run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), "validate",
+        CommandRun run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), "validate",
                 file.toString()), Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JVM_DIRS",
                 dir.resolve("no-jvms").toString(), "MESH_CONTROLLER_JAVA_OPTS", "-XX:AOTMode=on"));
 
@@ -118,8 +119,8 @@ class BundleIT {
                 "-XX:AOTMode=on -Xlog:aot=info:stderr -Xlog:class+load=info:stderr");
         String launcher = unpacked.resolve("mesh-controller/mesh-controller").toString();
 
-        Run plain = run(List.of(launcher, "validate", "--json", file.toString()), env);
-        Run help = run(List.of(launcher, "validate", "--help"), env);
+        CommandRun plain = run(List.of(launcher, "validate", "--json", file.toString()), env);
+        CommandRun help = run(List.of(launcher, "validate", "--help"), env);
 
         assertThat(plain.exitCode()).as(plain.err()).isZero();
         assertThat(plain.out()).contains("\"valid\":true");
@@ -152,7 +153,7 @@ class BundleIT {
     private void assertHelpStartsWithCache(String command, String cache) throws IOException, InterruptedException {
         Path unpacked = unpackProduction();
 
-        Run run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), command, "--help"),
+        CommandRun run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), command, "--help"),
                 Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JAVA_OPTS", "-XX:AOTMode=on -Xlog:aot=info:stderr"));
 
         assertThat(run.exitCode()).as(run.err()).isZero();
@@ -165,7 +166,7 @@ class BundleIT {
             InterruptedException {
         Path unpacked = unpackProduction();
 
-        Run run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), "serve", "--dev",
+        CommandRun run = run(List.of(unpacked.resolve("mesh-controller/mesh-controller").toString(), "serve", "--dev",
                 "--state", dir.resolve("state").toString(), "--http", "127.0.0.1:0"),
                 Map.of("PATH", pathWithoutJava()));
 
@@ -180,7 +181,7 @@ class BundleIT {
             InterruptedException {
         Path file = validManifest();
 
-        Run run = run(List.of(bareBundle().toString(), "validate", file.toString()),
+        CommandRun run = run(List.of(bareBundle().toString(), "validate", file.toString()),
                 Map.of("JAVA_HOME", System.getProperty("java.home"), "PATH", pathWithoutJava()));
 
         assertThat(run.exitCode()).as(run.err()).isZero();
@@ -193,7 +194,7 @@ class BundleIT {
         Path out = dir.resolve("genesis");
         Path archive = BUNDLE.toAbsolutePath().normalize().resolveSibling("mesh-controller.tar.gz");
 
-        Run run = run(List.of(LAUNCHER.toString(), "genesis", "--mesh", "../examples/mesh.json", "--out",
+        CommandRun run = run(List.of(LAUNCHER.toString(), "genesis", "--mesh", "../examples/mesh.json", "--out",
                 out.toString()), Map.of("JAVA_HOME", System.getProperty("java.home"), "PATH", pathWithoutJava()));
 
         assertThat(run.exitCode()).as(run.err()).isZero();
@@ -213,7 +214,7 @@ class BundleIT {
         Path absolute = Files.createSymbolicLink(dir.resolve("absolute-link"), LAUNCHER.toAbsolutePath());
         Path relative = Files.createSymbolicLink(bin.resolve("mesh-controller"), bin.relativize(absolute));
 
-        Run run = run(List.of(relative.toString(), "validate", file.toString()),
+        CommandRun run = run(List.of(relative.toString(), "validate", file.toString()),
                 Map.of("JAVA_HOME", System.getProperty("java.home"), "PATH", pathWithoutJava()));
 
         assertThat(run.exitCode()).as(run.err()).isZero();
@@ -224,7 +225,7 @@ class BundleIT {
     void launcher_passesJavaOptsToJava() throws IOException, InterruptedException {
         Path file = validManifest();
 
-        Run run = run(List.of(LAUNCHER.toString(), "validate", file.toString()),
+        CommandRun run = run(List.of(LAUNCHER.toString(), "validate", file.toString()),
                 Map.of("JAVA_HOME", System.getProperty("java.home"), "PATH", pathWithoutJava(),
                         "MESH_CONTROLLER_JAVA_OPTS", "-Dignored=1 -XX:+NoSuchOptionForMeshController"));
 
@@ -240,7 +241,7 @@ class BundleIT {
         Path java17 = JAVA_17.resolve("bin/java");
         Path file = validManifest();
 
-        Run run = run(List.of(bareBundle().toString(), "validate", file.toString()),
+        CommandRun run = run(List.of(bareBundle().toString(), "validate", file.toString()),
                 Map.of("JAVA_HOME", JAVA_17.toString(),
                         "PATH", JAVA_17.resolve("bin") + File.pathSeparator + pathWithoutJava(),
                         "MESH_CONTROLLER_JVM_DIRS", ""));
@@ -263,7 +264,7 @@ class BundleIT {
         Files.createSymbolicLink(runtimeBin.resolve("java"), Path.of(System.getProperty("java.home"), "bin", "java"));
         Path file = validManifest();
 
-        Run run = run(List.of(launcher.toString(), "validate", file.toString()),
+        CommandRun run = run(List.of(launcher.toString(), "validate", file.toString()),
                 Map.of("JAVA_HOME", JAVA_17.toString(),
                         "PATH", JAVA_17.resolve("bin") + File.pathSeparator + pathWithoutJava()));
 
@@ -273,7 +274,7 @@ class BundleIT {
 
     @Test
     void launcher_withNoJavaAtAll_saysWhatItTried_exits127() throws IOException, InterruptedException {
-        Run run = run(List.of(bareBundle().toString(), "validate", validManifest().toString()),
+        CommandRun run = run(List.of(bareBundle().toString(), "validate", validManifest().toString()),
                 Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JVM_DIRS", dir.resolve("no-jvms").toString()));
 
         assertThat(run.exitCode()).isEqualTo(127);
@@ -288,7 +289,7 @@ class BundleIT {
         Files.createSymbolicLink(jvms.resolve("jdk-17"), JAVA_17);
         Files.createSymbolicLink(jvms.resolve("jdk-99"), Path.of(System.getProperty("java.home")));
 
-        Run run = run(List.of(bareBundle().toString(), "validate", validManifest().toString()),
+        CommandRun run = run(List.of(bareBundle().toString(), "validate", validManifest().toString()),
                 Map.of("PATH", pathWithoutJava(), "MESH_CONTROLLER_JVM_DIRS", jvms.toString()));
 
         assertThat(run.exitCode()).as(run.err()).isZero();
@@ -309,10 +310,10 @@ class BundleIT {
     /** @return the directory into which the production archive was unpacked, checked against its digest first */
     private Path unpackProduction() throws IOException, InterruptedException {
         Path into = Files.createDirectories(dir.resolve("unpacked"));
-        Run check = run(List.of("sha256sum", "--check", "mesh-controller.tar.gz.sha256"), System.getenv(),
+        CommandRun check = run(List.of("sha256sum", "--check", "mesh-controller.tar.gz.sha256"), System.getenv(),
                 BUNDLE.getParent());
         assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
-        Run untar = run(List.of("tar", "-xzf", BUNDLE.resolveSibling("mesh-controller.tar.gz").toAbsolutePath()
+        CommandRun untar = run(List.of("tar", "-xzf", BUNDLE.resolveSibling("mesh-controller.tar.gz").toAbsolutePath()
                 .toString(), "-C", into.toString()), System.getenv());
         assertThat(untar.exitCode()).as(untar.err()).isZero();
         return into;
@@ -320,13 +321,13 @@ class BundleIT {
 
     /** @return the SHA-256 of what {@code tool -dc archive} writes, the archive in the build's target */
     private String decompressedDigest(String tool, String archive) throws IOException, InterruptedException {
-        Run run = run(List.of("sh", "-c", tool + " -dc " + archive + " | sha256sum"), System.getenv(), BUNDLE.getParent());
+        CommandRun run = run(List.of("sh", "-c", tool + " -dc " + archive + " | sha256sum"), System.getenv(), BUNDLE.getParent());
         assertThat(run.exitCode()).as(run.err()).isZero();
         return run.out().strip();
     }
 
     private List<String> entries(Path archive) throws IOException, InterruptedException {
-        Run run = run(List.of("tar", "-tzf", archive.toString()), System.getenv());
+        CommandRun run = run(List.of("tar", "-tzf", archive.toString()), System.getenv());
         assertThat(run.exitCode()).as(run.err()).isZero();
         return run.out().lines().filter(entry -> !entry.endsWith("/")).sorted().toList();
     }
@@ -367,11 +368,11 @@ class BundleIT {
         }
     }
 
-    private Run run(List<String> command, Map<String, String> environment) throws IOException, InterruptedException {
+    private CommandRun run(List<String> command, Map<String, String> environment) throws IOException, InterruptedException {
         return run(command, environment, Path.of("").toAbsolutePath());
     }
 
-    private Run run(List<String> command, Map<String, String> environment, Path workingDirectory)
+    private CommandRun run(List<String> command, Map<String, String> environment, Path workingDirectory)
             throws IOException, InterruptedException {
         Path out = dir.resolve("stdout");
         Path err = dir.resolve("stderr");
@@ -387,9 +388,6 @@ class BundleIT {
             process.destroyForcibly();
             throw new AssertionError("the launcher did not exit within 60 s: " + command);
         }
-        return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
-    }
-
-    private record Run(int exitCode, String out, String err) {
+        return new CommandRun(process.exitValue(), Files.readString(out), Files.readString(err));
     }
 }

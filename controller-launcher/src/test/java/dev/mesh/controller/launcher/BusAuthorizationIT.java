@@ -8,6 +8,7 @@ import dev.mesh.controller.simhost.FactsPublisher;
 import dev.mesh.controller.simhost.NatsSettings;
 import dev.mesh.controller.simhost.SimulationException;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.CommandRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,7 +64,7 @@ class BusAuthorizationIT {
                 + "\"modules\": [], \"assignments\": []}");
         Path archive = Files.write(dir.resolve("mesh-controller.tar.gz"), new byte[] {1, 2, 3});
         Path out = dir.resolve("genesis");
-        Cli.Run genesis = Cli.run("genesis", "--mesh", meshFile.toString(), "--out", out.toString(), "--bundle",
+        CommandRun genesis = Cli.run("genesis", "--mesh", meshFile.toString(), "--out", out.toString(), "--bundle",
                 archive.toString());
         assertThat(genesis.exitCode()).as(genesis.out() + genesis.err()).isZero();
         bus = PrivateNats.start(out.resolve("bus"), dir.resolve("nats-server.log"));

@@ -3,6 +3,7 @@ package dev.mesh.controller.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.cli.PrepareCommand;
+import dev.mesh.controller.testing.CommandRun;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -77,7 +78,7 @@ class DirectCommandsTest {
         OptionalInt exitCode = DIRECT.get(command).run(new String[] {command}, env, new PrintWriter(out),
                 new PrintWriter(err));
 
-        Cli.Run picocli = Cli.run(env, command);
+        CommandRun picocli = Cli.run(env, command);
         assertThat(exitCode).hasValue(picocli.exitCode());
         assertThat(exitCode.getAsInt()).as("stopped before it connects").isNotZero();
         assertThat(out.toString()).isEqualTo(picocli.out());
@@ -124,7 +125,7 @@ class DirectCommandsTest {
         env.put("MESH_BUS_NATS_FILE", credentials("nats-u.json", "{\"url\": \"nats://127.0.0.1:1\"}"));
         env.put("MESH_GENESIS_FILE", bad.toString());
 
-        Cli.Run run = Cli.run(env, "serve");
+        CommandRun run = Cli.run(env, "serve");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err().lines().toList()).hasSize(2).first().asString()

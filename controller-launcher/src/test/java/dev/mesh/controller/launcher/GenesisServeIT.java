@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mesh.controller.bus.BrokerUpstream;
 import dev.mesh.controller.core.Role;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.CommandRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +49,7 @@ class GenesisServeIT {
     @BeforeEach
     void genesis() throws Exception {
         Path archive = Files.writeString(dir.resolve("mesh-controller.tar.gz"), "bytes");
-        Cli.Run run = Cli.run(Map.of(), "genesis", "--mesh", "../examples/mesh.json", "--out",
+        CommandRun run = Cli.run(Map.of(), "genesis", "--mesh", "../examples/mesh.json", "--out",
                 dir.resolve("genesis").toString(), "--bundle", archive.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         mesh = MeshEnvironment.create(databases, dir);

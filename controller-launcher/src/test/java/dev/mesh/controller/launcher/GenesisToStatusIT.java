@@ -9,6 +9,7 @@ import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.CommandRun;
 import dev.mesh.controller.testing.Listening;
 import dev.mesh.controller.testing.LocalRabbit;
 import java.io.File;
@@ -91,7 +92,7 @@ class GenesisToStatusIT {
     void genesis_thenTheHostRunsPreparationAndProcessFromItsFilesAlone_statusAnswersTheMeshItWasBornFrom()
             throws Exception {
         Path out = dir.resolve("genesis");
-        ServeProcess.Run genesis = ServeProcess.run(dir, "genesis", "--mesh", meshFile().toString(), "--out",
+        CommandRun genesis = ServeProcess.run(dir, "genesis", "--mesh", meshFile().toString(), "--out",
                 out.toString());
         assertThat(genesis.exitCode()).as(genesis.err()).isZero();
 

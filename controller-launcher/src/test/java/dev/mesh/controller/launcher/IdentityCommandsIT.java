@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.CommandRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,9 +41,9 @@ class IdentityCommandsIT {
 
     @Test
     void grantTwice_printsTheChangeOnce_thenAlready_andPrincipalsListsIt() {
-        Cli.Run first = Cli.run(env, "grant", "n1", "status", "assign");
-        Cli.Run second = Cli.run(env, "grant", "n1", "assign", "status", "status");
-        Cli.Run principals = Cli.run(env, "principals");
+        CommandRun first = Cli.run(env, "grant", "n1", "status", "assign");
+        CommandRun second = Cli.run(env, "grant", "n1", "assign", "status", "status");
+        CommandRun principals = Cli.run(env, "principals");
 
         assertThat(first.exitCode()).as(first.err()).isZero();
         assertThat(first.lines()).containsExactly("added principal n1", "granted n1 status", "granted n1 assign");
@@ -75,7 +76,7 @@ class IdentityCommandsIT {
 
     @Test
     void principals_none_saysHowToAddOne() {
-        Cli.Run run = Cli.run(env, "principals");
+        CommandRun run = Cli.run(env, "principals");
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.lines()).containsExactly("No principals: grant a verb with mesh-controller grant PRINCIPAL VERB…");
@@ -83,7 +84,7 @@ class IdentityCommandsIT {
 
     @Test
     void grant_unknownVerbs_refusedBeforeTheEnvironment_withTheVerbsAndAHint() {
-        Cli.Run run = Cli.run(Map.of(), "grant", "n1", "stauts", "status", "frobnicate");
+        CommandRun run = Cli.run(Map.of(), "grant", "n1", "stauts", "status", "frobnicate");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
@@ -96,7 +97,7 @@ class IdentityCommandsIT {
     @Test
     void commands_withoutTheIdentityEnvironment_exit2_namingBothVariables() {
         for (String[] command : new String[][] {{"grant", "n1", "status"}, {"revoke", "n1"}, {"principals"}}) {
-            Cli.Run run = Cli.run(Map.of("MESH_STORE_INVENTORY_PORT", "nonsense"), command);
+            CommandRun run = Cli.run(Map.of("MESH_STORE_INVENTORY_PORT", "nonsense"), command);
 
             assertThat(run.exitCode()).as(command[0]).isEqualTo(2);
             assertThat(run.err().lines()).as(command[0]).containsExactly("mesh-controller: MESH_STORE_IDENTITY_PORT is "
@@ -111,7 +112,7 @@ class IdentityCommandsIT {
         Map<String, String> unprepared = environment(databases.empty(Database.IDENTITY));
 
         for (String[] command : new String[][] {{"grant", "n1", "status"}, {"revoke", "n1"}, {"principals"}}) {
-            Cli.Run run = Cli.run(unprepared, command);
+            CommandRun run = Cli.run(unprepared, command);
 
             assertThat(run.exitCode()).as(command[0]).isEqualTo(1);
             assertThat(run.out()).isEmpty();

@@ -6,19 +6,14 @@ import dev.mesh.controller.store.Endpoint;
 import dev.mesh.controller.store.PgIdentity;
 import dev.mesh.controller.store.TestDatabases;
 import dev.mesh.controller.testing.LocalRabbit;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.mesh.controller.testing.ServeEnvironment;
+import dev.mesh.controller.testing.TestVhost;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 /**
  * The environment the controller's manifest gives {@code serve}, for one test: the three databases
@@ -31,12 +26,12 @@ final class MeshEnvironment implements AutoCloseable {
 
     static final String NATS_URL = "nats://127.0.0.1:4222";
 
-    private final String vhost;
+    private final TestVhost vhost;
     private final Map<String, String> nodes;
     private final Map<String, String> env = new HashMap<>();
     private final Map<Database, Endpoint> endpoints = new LinkedHashMap<>();
 
-    private MeshEnvironment(String vhost, Map<String, String> nodes) {
+    private MeshEnvironment(TestVhost vhost, Map<String, String> nodes) {
         this.vhost = vhost;
         this.nodes = nodes;
     }
@@ -52,30 +47,32 @@ final class MeshEnvironment implements AutoCloseable {
         for (String node : nodes) {
             users.put(node, node + "-" + suffix);
         }
-        MeshEnvironment mesh = new MeshEnvironment("mesh-it-" + suffix, users);
-        LocalRabbit.get().addVhost(mesh.vhost);
-        LocalRabbit.get().setPermissions(mesh.vhost, "guest", ".*", ".*", ".*");
-        for (String user : users.values()) {
-            LocalRabbit.get().addUser(user, user);
-            LocalRabbit.get().setPermissions(mesh.vhost, user, ".*", ".*", ".*");
-        }
-        for (Database database : Database.values()) {
-            Endpoint endpoint = databases.migrated(database);
-            mesh.endpoints.put(database, endpoint);
-            String name = database.name();
-            mesh.env.put("MESH_STORE_" + name + "_FILE", write(dir, name.toLowerCase() + ".json", "{\"user\": \""
-                    + endpoint.user() + "\", \"password\": \"" + password(endpoint) + "\", \"database\": \""
-                    + endpoint.database() + "\"}"));
-            mesh.env.put("MESH_STORE_" + name + "_PORT", endpoint.host() + ":" + endpoint.port());
-        }
-        mesh.env.put("MESH_BROKER_ADDRESS_FILE", write(dir, "broker.json", "{\"user\": \"guest\", \"password\": "
-                + "\"guest\", \"vhost\": \"" + mesh.vhost + "\"}"));
-        mesh.env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:5672");
-        mesh.env.put("MESH_BUS_NATS_FILE", write(dir, "nats.json", "{\"url\": \"" + NATS_URL + "\"}"));
+        MeshEnvironment mesh = new MeshEnvironment(TestVhost.create("mesh-it"), users);
+        users.values().forEach(mesh.vhost::addUser);
+        ServeEnvironment serve = stores(ServeEnvironment.in(dir), databases, mesh.endpoints::put);
+        serve.broker("127.0.0.1", 5672, mesh.vhost.name(), LocalRabbit.USER, LocalRabbit.PASSWORD).nats(NATS_URL);
+        mesh.env.putAll(serve.variables());
         // Each node's user a principal, as the operator or genesis makes it: only a known one's facts are taken.
         PgIdentity identity = new PgIdentity(mesh.endpoint(Database.IDENTITY).dataSource());
         users.values().forEach(identity::enroll);
         return mesh;
+    }
+
+    /**
+     * Migrates the test class's three databases again and names them in {@code serve}'s environment.
+     *
+     * @param each told each database's endpoint
+     * @return {@code serve}
+     */
+    static ServeEnvironment stores(ServeEnvironment serve, TestDatabases databases,
+            BiConsumer<Database, Endpoint> each) {
+        for (Database database : Database.values()) {
+            Endpoint endpoint = databases.migrated(database);
+            each.accept(database, endpoint);
+            serve.database(database.name(), endpoint.host(), endpoint.port(), endpoint.user(),
+                    endpoint.password().reveal(), endpoint.database());
+        }
+        return serve;
     }
 
     /** @return the environment {@code serve} reads */
@@ -95,7 +92,7 @@ final class MeshEnvironment implements AutoCloseable {
 
     /** @return the test's virtual host */
     String vhost() {
-        return vhost;
+        return vhost.name();
     }
 
     /** @return the node's name in the mesh, which is also its broker user and password */
@@ -117,31 +114,13 @@ final class MeshEnvironment implements AutoCloseable {
 
     /** A simulated host's or builder's broker settings on this virtual host. */
     dev.mesh.controller.simhost.BrokerSettings simhostBroker(String user) {
-        return new dev.mesh.controller.simhost.BrokerSettings("127.0.0.1", 5672, vhost, user, user.equals("guest")
-                ? "guest" : user);
+        return new dev.mesh.controller.simhost.BrokerSettings("127.0.0.1", 5672, vhost.name(), user,
+                user.equals(LocalRabbit.USER) ? LocalRabbit.PASSWORD : user);
     }
 
+    /** Deletes the nodes' users and the virtual host. */
     @Override
     public void close() {
-        for (String user : nodes.values()) {
-            LocalRabbit.get().deleteUser(user);
-        }
-        LocalRabbit.get().deleteVhost(vhost);
-    }
-
-    /** The local server trusts loopback: any password does, and the controller's settings need one. */
-    private static String password(Endpoint endpoint) {
-        return endpoint.password().isEmpty() ? "trusted-on-loopback" : endpoint.password().reveal();
-    }
-
-    private static String write(Path dir, String name, String content) {
-        try {
-            Path file = dir.resolve(name);
-            Files.writeString(file, content);
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-            return file.toString();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        vhost.close();
     }
 }

@@ -10,20 +10,16 @@ import dev.mesh.controller.simhost.HostSettings;
 import dev.mesh.controller.simhost.NatsSettings;
 import dev.mesh.controller.simhost.SimulatedBuilder;
 import dev.mesh.controller.simhost.SimulatedHost;
-import dev.mesh.controller.store.Database;
-import dev.mesh.controller.store.Endpoint;
 import dev.mesh.controller.store.PgIdentity;
 import dev.mesh.controller.store.TestDatabases;
 import dev.mesh.controller.testing.LocalRabbit;
-import java.io.IOException;
+import dev.mesh.controller.testing.ServeEnvironment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -74,23 +70,11 @@ class MeshServeIT {
             LocalRabbit.get().addUser(node, node);
             LocalRabbit.get().setPermissions(vhost, node, ".*", ".*", ".*");
         }
-        Map<String, String> env = new HashMap<>();
-        for (Database database : Database.values()) {
-            Endpoint endpoint = databases.migrated(database);
-            String name = database.name();
-            env.put("MESH_STORE_" + name + "_FILE", write(name.toLowerCase() + ".json", "{\"user\": \"" + endpoint.user()
-                    + "\", \"password\": \"" + password(endpoint) + "\", \"database\": \"" + endpoint.database()
-                    + "\"}"));
-            env.put("MESH_STORE_" + name + "_PORT", endpoint.host() + ":" + endpoint.port());
-        }
-        env.put("MESH_BROKER_ADDRESS_FILE", write("broker.json", "{\"user\": \"guest\", \"password\": \"guest\", "
-                + "\"vhost\": \"" + vhost + "\"}"));
-        env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:5672");
-        env.put("MESH_BUS_NATS_FILE", write("nats.json", "{\"url\": \"nats://127.0.0.1:4222\"}"));
         // The management API: the controller sets what each node's user may do (it starts with every permission).
-        env.put("MESH_BROKER_MANAGEMENT_FILE", write("management.json", "{\"user\": \"guest\", \"password\": "
-                + "\"guest\"}"));
-        env.put("MESH_BROKER_MANAGEMENT_PORT", "127.0.0.1:15672");
+        Map<String, String> env = MeshEnvironment.stores(ServeEnvironment.in(dir), databases, (database, endpoint) -> { })
+                .broker("127.0.0.1", 5672, vhost, LocalRabbit.USER, LocalRabbit.PASSWORD)
+                .management("127.0.0.1", 15672, LocalRabbit.USER, LocalRabbit.PASSWORD)
+                .nats(MeshEnvironment.NATS_URL).variables();
         Config.Serve config = Config.forServe(env);
         PgIdentity identity = new PgIdentity(config.stores().identity().dataSource());
         identity.enroll("guest");
@@ -191,11 +175,6 @@ class MeshServeIT {
         assertThat(permissions.get("guest")).as("the controller's own").isEqualTo(new Access(".*", ".*", ".*"));
     }
 
-    /** The local server trusts loopback: any password does, and the controller's settings need one. */
-    private static String password(Endpoint endpoint) {
-        return endpoint.password().isEmpty() ? "trusted-on-loopback" : endpoint.password().reveal();
-    }
-
     private Instant delivered(JsonNode rollouts, String node) {
         JsonNode delivery = rollouts.path(nodes.get(node)).path("delivered");
         assertThat(delivery.isObject()).as(node + " delivered: " + rollouts).isTrue();
@@ -208,12 +187,5 @@ class MeshServeIT {
 
     private static void await(String what, java.util.function.BooleanSupplier done) {
         Awaitility.await(what).atMost(PATIENCE).pollInterval(Duration.ofMillis(200)).until(done::getAsBoolean);
-    }
-
-    private String write(String name, String content) throws IOException {
-        Path file = dir.resolve(name);
-        Files.writeString(file, content);
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        return file.toString();
     }
 }

@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.bus.BrokerUpstream;
 import dev.mesh.controller.mcp.Assembly;
-import dev.mesh.controller.store.Database;
-import dev.mesh.controller.store.Endpoint;
 import dev.mesh.controller.store.PgIdentity;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.ServeEnvironment;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -51,15 +48,8 @@ class MeshStatusIT {
     void start() throws IOException {
         vhost = RabbitVhost.create();
         Map<String, String> env = new HashMap<>(vhost.environment(dir));
-        for (Database database : Database.values()) {
-            Endpoint endpoint = databases.migrated(database);
-            String name = database.name();
-            env.put("MESH_STORE_" + name + "_FILE", write(name.toLowerCase() + ".json", "{\"user\": \"" + endpoint.user()
-                    + "\", \"password\": \"" + (endpoint.password().isEmpty() ? "trusted-on-loopback"
-                            : endpoint.password().reveal()) + "\", \"database\": \"" + endpoint.database() + "\"}"));
-            env.put("MESH_STORE_" + name + "_PORT", endpoint.host() + ":" + endpoint.port());
-        }
-        env.put("MESH_BUS_NATS_FILE", write("nats.json", "{\"url\": \"nats://127.0.0.1:4222\"}"));
+        env.putAll(MeshEnvironment.stores(ServeEnvironment.in(dir), databases, (database, endpoint) -> { })
+                .nats(MeshEnvironment.NATS_URL).variables());
         Config.Serve config = Config.forServe(env);
         PgIdentity identity = new PgIdentity(config.stores().identity().dataSource());
         identity.enroll("guest");
@@ -110,12 +100,5 @@ class MeshStatusIT {
     private JsonNode await(java.util.function.Predicate<JsonNode> done) {
         return Awaitility.await("status").atMost(PATIENCE).pollInterval(Duration.ofMillis(250)).until(this::status,
                 done::test);
-    }
-
-    private String write(String name, String content) throws IOException {
-        Path file = dir.resolve(name);
-        Files.writeString(file, content);
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        return file.toString();
     }
 }

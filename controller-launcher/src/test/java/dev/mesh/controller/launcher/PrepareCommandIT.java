@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
 import dev.mesh.controller.store.TestDatabases;
+import dev.mesh.controller.testing.CommandRun;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -66,8 +67,8 @@ class PrepareCommandIT {
     void prepare_twice_migratesThenSaysNothingToDo() throws IOException {
         Map<String, String> env = environment(Map.of());
 
-        Cli.Run first = Cli.run(env, "prepare");
-        Cli.Run second = Cli.run(env, "prepare");
+        CommandRun first = Cli.run(env, "prepare");
+        CommandRun second = Cli.run(env, "prepare");
 
         assertThat(first.exitCode()).as(first.err()).isZero();
         assertThat(first.lines()).containsExactly(
@@ -93,7 +94,7 @@ class PrepareCommandIT {
                 + "'mesh-controller.dead'})");
         Map<String, String> env = environment(Map.of());
 
-        Cli.Run run = Cli.run(env, "prepare");
+        CommandRun run = Cli.run(env, "prepare");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines()).hasSize(4).last().isEqualTo("the broker's topology could not be prepared");
@@ -105,7 +106,7 @@ class PrepareCommandIT {
                 + "x-delivery-limit differs from the controller's (the broker says: PRECONDITION_FAILED - inequivalent "
                 + "arg 'x-delivery-limit'").endsWith("); delete the queue, or migrate it, then start again");
 
-        Cli.Run again = Cli.run(env, "prepare");
+        CommandRun again = Cli.run(env, "prepare");
         assertThat(again.exitCode()).as("still refused, and nothing was changed").isEqualTo(1);
         assertThat(again.lines().getFirst()).isEqualTo("inventory: already up to date at version 6");
     }
@@ -119,7 +120,7 @@ class PrepareCommandIT {
         }
         env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:" + closedPort);
 
-        Cli.Run run = Cli.run(env, "prepare");
+        CommandRun run = Cli.run(env, "prepare");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines()).hasSize(4).startsWith("inventory: migrated from empty to version 6 (applied 1 "
@@ -134,7 +135,7 @@ class PrepareCommandIT {
     void prepare_oneDatabaseMissing_reportsIt_migratesTheOthers_exits1() throws IOException {
         Map<String, String> env = environment(Map.of("licences", "mesh_it_absent_database"));
 
-        Cli.Run run = Cli.run(env, "prepare");
+        CommandRun run = Cli.run(env, "prepare");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.lines()).hasSize(4).last().isEqualTo("1 of 3 databases could not be prepared");
@@ -148,7 +149,7 @@ class PrepareCommandIT {
         Path inventory = Path.of(env.get("MESH_STORE_INVENTORY_FILE"));
         Files.setPosixFilePermissions(inventory, PosixFilePermissions.fromString("rw-r--r--"));
 
-        Cli.Run run = Cli.run(env, "prepare");
+        CommandRun run = Cli.run(env, "prepare");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.err().lines()).containsExactly("mesh-controller: warning: MESH_STORE_INVENTORY_FILE=" + inventory
@@ -166,7 +167,7 @@ class PrepareCommandIT {
         }
         env.put("MESH_STORE_IDENTITY_PORT", "127.0.0.1:" + closedPort);
 
-        Cli.Run run = Cli.run(env, "prepare");
+        CommandRun run = Cli.run(env, "prepare");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err().lines()).containsExactly("mesh-controller: identity: could not migrate the identity "
@@ -179,7 +180,7 @@ class PrepareCommandIT {
 
     @Test
     void prepare_withoutConfiguration_namesEachVariable_exits2() {
-        Cli.Run run = Cli.run(Map.of(), "prepare");
+        CommandRun run = Cli.run(Map.of(), "prepare");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err().lines()).hasSize(8).allSatisfy(line -> assertThat(line).startsWith("mesh-controller: MESH_"))
@@ -217,8 +218,8 @@ class PrepareCommandIT {
         root.setLevel(Level.ALL);
         System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(console, true, StandardCharsets.UTF_8));
-        Cli.Run first;
-        Cli.Run second;
+        CommandRun first;
+        CommandRun second;
         try {
             first = Cli.run(env, "prepare");
             second = Cli.run(env, "prepare");

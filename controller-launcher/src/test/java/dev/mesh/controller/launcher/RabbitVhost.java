@@ -1,6 +1,7 @@
 package dev.mesh.controller.launcher;
 
 import dev.mesh.controller.testing.LocalRabbit;
+import dev.mesh.controller.testing.ServeEnvironment;
 import dev.mesh.controller.testing.TestVhost;
 
 import static org.assertj.core.api.Assertions.fail;
@@ -8,9 +9,7 @@ import static org.assertj.core.api.Assertions.fail;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,14 +49,7 @@ final class RabbitVhost implements AutoCloseable {
      * @return {@code MESH_BROKER_ADDRESS_FILE} and {@code MESH_BROKER_ADDRESS_PORT} naming it, plain on loopback
      */
     Map<String, String> environment(Path dir) {
-        try {
-            Path file = dir.resolve("broker-" + name + ".json");
-            Files.writeString(file, "{\"user\": \"guest\", \"password\": \"guest\", \"vhost\": \"" + name + "\"}");
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-            return Map.of("MESH_BROKER_ADDRESS_FILE", file.toString(), "MESH_BROKER_ADDRESS_PORT", HOST + ":" + PORT);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ServeEnvironment.in(dir).broker(HOST, PORT, name, LocalRabbit.USER, LocalRabbit.PASSWORD).variables();
     }
 
     /** @return what {@code rabbitmqctl list_queues} says of this virtual host's queues: name, then the columns asked */

@@ -8,6 +8,7 @@ import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.mcp.BearerToken;
 import dev.mesh.controller.mcp.McpClient;
 import dev.mesh.controller.mcp.McpException;
+import dev.mesh.controller.testing.CommandRun;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -339,7 +340,7 @@ class ServeDevIT {
                 """);
         Path other = dir.resolve("bad-mesh-state");
 
-        ServeProcess.Run run = ServeProcess.run(dir, "serve", "--dev", "--state", other.toString(), "--http",
+        CommandRun run = ServeProcess.run(dir, "serve", "--dev", "--state", other.toString(), "--http",
                 "127.0.0.1:0", "--mesh", mesh.toString());
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
@@ -360,7 +361,7 @@ class ServeDevIT {
     void serveWithoutDev_withoutItsEnvironment_exit2_namingEachVariable() {
         Path other = dir.resolve("no-dev-state");
 
-        ServeProcess.Run run = ServeProcess.run(dir, "serve", "--state", other.toString());
+        CommandRun run = ServeProcess.run(dir, "serve", "--state", other.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
@@ -373,7 +374,7 @@ class ServeDevIT {
     void httpNotLoopback_withoutAllowRemote_exit2_beforeTheStoreStarts() {
         Path other = dir.resolve("remote-state");
 
-        ServeProcess.Run run = ServeProcess.run(dir, "serve", "--dev", "--state", other.toString(), "--http",
+        CommandRun run = ServeProcess.run(dir, "serve", "--dev", "--state", other.toString(), "--http",
                 "0.0.0.0:0");
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
@@ -392,7 +393,7 @@ class ServeDevIT {
         try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             String http = "127.0.0.1:" + busy.getLocalPort();
 
-            ServeProcess.Run run = ServeProcess.run(dir, "serve", "--dev", "--state", other.toString(), "--http", http);
+            CommandRun run = ServeProcess.run(dir, "serve", "--dev", "--state", other.toString(), "--http", http);
 
             assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
             assertThat(run.out()).isEmpty();

@@ -2,6 +2,7 @@ package dev.mesh.controller.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mesh.controller.testing.CommandRun;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -73,7 +74,7 @@ class ServeEnvironmentIT {
         env.remove("MESH_BUS_NATS_FILE");
         env.put("MESH_STORE_LICENCES_PORT", "127.0.0.1:70000");
 
-        Cli.Run run = Cli.run(env, "serve");
+        CommandRun run = Cli.run(env, "serve");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
@@ -90,7 +91,7 @@ class ServeEnvironmentIT {
 
     @Test
     void serve_goodEnvironment_storeNotAnswering_exit1_namingTheStore_noSecretNoTrace() throws IOException {
-        Cli.Run run = Cli.run(env, "serve");
+        CommandRun run = Cli.run(env, "serve");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.out()).isEmpty();

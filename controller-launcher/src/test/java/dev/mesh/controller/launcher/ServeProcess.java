@@ -1,5 +1,6 @@
 package dev.mesh.controller.launcher;
 
+import dev.mesh.controller.testing.CommandRun;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -125,18 +126,14 @@ final class ServeProcess implements AutoCloseable {
     }
 
     /** Runs the launcher with these arguments to its exit. */
-    static Run run(Path logs, String... args) {
+    static CommandRun run(Path logs, String... args) {
         List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
         command.addAll(List.of(args));
         Path out = logs.resolve("run-" + System.nanoTime() + ".out");
         Path err = logs.resolve("run-" + System.nanoTime() + ".err");
         Process process = launch(command, err, ProcessBuilder.Redirect.to(out.toFile()), Map.of());
         int exit = waitFor(process, READY_TIMEOUT, command);
-        return new Run(exit, read(out), read(err));
-    }
-
-    /** The result of a command run to its exit. */
-    record Run(int exitCode, String out, String err) {
+        return new CommandRun(exit, read(out), read(err));
     }
 
     private static Process launch(List<String> command, Path err, ProcessBuilder.Redirect out,

@@ -4,12 +4,12 @@ import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
+import dev.mesh.controller.testing.ServeEnvironment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -17,7 +17,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,7 +29,7 @@ import javax.sql.DataSource;
  * the controller's module: three databases of the run's own on the local PostgreSQL ({@code
  * mesh_ho_<random>_inventory}, …), migrated by the bundle's {@code prepare}; a RabbitMQ virtual host
  * of the run's own ({@link Loopback}), the controller as {@code guest}; the local NATS; the credentials
- * files and ports of docs/design.md section 11 in the run's directory; and {@code guest} granted every verb
+ * files and ports of docs/design.md section 11 in the run's directory ({@link ServeEnvironment}); and {@code guest} granted every verb
  * with the bundle's {@code grant}. {@link #close()} drops the databases and the virtual host.
  */
 public final class HandoverMesh implements AutoCloseable {
@@ -88,7 +87,7 @@ public final class HandoverMesh implements AutoCloseable {
         Endpoint admin = empty.admin;
         Path dir = empty.dir;
         Map<Database, Endpoint> databases = empty.databases;
-        Map<String, String> env = new LinkedHashMap<>();
+        ServeEnvironment serve = ServeEnvironment.in(dir);
         for (Database database : Database.values()) {
             Endpoint endpoint = admin.withDatabase(prefix + "_" + database.name().toLowerCase(Locale.ROOT));
             try {
@@ -99,20 +98,13 @@ public final class HandoverMesh implements AutoCloseable {
                         + START_POSTGRES, e);
             }
             databases.put(database, endpoint);
-            String name = database.name();
-            // The local server trusts loopback: any password does, and the controller's settings need one.
-            String password = endpoint.password().isEmpty() ? "trusted-on-loopback" : endpoint.password().reveal();
-            env.put("MESH_STORE_" + name + "_FILE", write(dir, name.toLowerCase(Locale.ROOT) + ".json",
-                    "{\"user\": \"" + endpoint.user() + "\", \"password\": \"" + password + "\", \"database\": \""
-                            + endpoint.database() + "\"}"));
-            env.put("MESH_STORE_" + name + "_PORT", endpoint.host() + ":" + endpoint.port());
+            serve.database(database.name(), endpoint.host(), endpoint.port(), endpoint.user(),
+                    endpoint.password().reveal(), endpoint.database());
         }
         Loopback loopback = empty.loopback;
-        env.put("MESH_BROKER_ADDRESS_FILE", write(dir, "broker.json", "{\"user\": \"" + Loopback.USER
-                + "\", \"password\": \"" + Loopback.PASSWORD + "\", \"vhost\": \"" + loopback.vhost() + "\"}"));
-        env.put("MESH_BROKER_ADDRESS_PORT", Loopback.HOST + ":" + Loopback.AMQP_PORT);
-        env.put("MESH_BUS_NATS_FILE", write(dir, "nats.json", "{\"url\": \"" + NATS_URL + "\"}"));
-        HandoverMesh mesh = new HandoverMesh(empty.bundle, dir, admin, databases, loopback, Map.copyOf(env));
+        Map<String, String> env = serve.broker(Loopback.HOST, Loopback.AMQP_PORT, loopback.vhost(), Loopback.USER,
+                Loopback.PASSWORD).nats(NATS_URL).variables();
+        HandoverMesh mesh = new HandoverMesh(empty.bundle, dir, admin, databases, loopback, env);
         mesh.run("prepare");
         List<String> grant = new ArrayList<>(List.of("grant", Loopback.USER));
         grant.addAll(Verbs.names());
@@ -201,17 +193,6 @@ public final class HandoverMesh implements AutoCloseable {
     private static void execute(DataSource database, String sql) throws SQLException {
         try (Connection connection = database.getConnection(); Statement statement = connection.createStatement()) {
             statement.execute(sql);
-        }
-    }
-
-    private static String write(Path dir, String name, String content) {
-        try {
-            Path file = dir.resolve(name);
-            Files.writeString(file, content);
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-            return file.toString();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.mesh.controller.bus.BrokerSettings;
 import dev.mesh.controller.bus.NatsSettings;
 import dev.mesh.controller.core.Secret;
 import dev.mesh.controller.testing.LocalRabbit;
+import dev.mesh.controller.testing.TestVhost;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -22,32 +23,29 @@ public final class Loopback implements AutoCloseable {
 
     public static final String HOST = "127.0.0.1";
     public static final int AMQP_PORT = 5672;
-    public static final String USER = "guest";
-    public static final String PASSWORD = "guest";
+    public static final String USER = LocalRabbit.USER;
+    public static final String PASSWORD = LocalRabbit.PASSWORD;
     public static final String NATS_URL = System.getenv().getOrDefault("MESH_BENCH_NATS", "nats://127.0.0.1:4222");
 
     private final String id = UUID.randomUUID().toString().substring(0, 8);
-    private final java.util.List<String> users = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final String vhost = "mesh-bench-" + id;
+    private final TestVhost vhost;
 
-    private Loopback() {
+    private Loopback(TestVhost vhost) {
+        this.vhost = vhost;
     }
 
     /** @return a new virtual host {@value #USER} may use fully */
     public static Loopback open() {
-        Loopback loopback = new Loopback();
-        LocalRabbit.get().addVhost(loopback.vhost);
-        LocalRabbit.get().setPermissions(loopback.vhost, USER, ".*", ".*", ".*");
-        return loopback;
+        return new Loopback(TestVhost.create("mesh-bench"));
     }
 
     public String vhost() {
-        return vhost;
+        return vhost.name();
     }
 
     /** @return the controller's broker settings on the virtual host */
     public BrokerSettings broker() {
-        return new BrokerSettings(HOST, AMQP_PORT, vhost, USER, Secret.of(PASSWORD), BrokerSettings.Transport.PLAIN);
+        return new BrokerSettings(HOST, AMQP_PORT, vhost(), USER, Secret.of(PASSWORD), BrokerSettings.Transport.PLAIN);
     }
 
     /** @return a plain client connection to the virtual host, as a program in another language makes one */
@@ -60,7 +58,7 @@ public final class Loopback implements AutoCloseable {
         ConnectionFactory factory = new ConnectionFactory();
         factory.setHost(HOST);
         factory.setPort(AMQP_PORT);
-        factory.setVirtualHost(vhost);
+        factory.setVirtualHost(vhost());
         factory.setUsername(user);
         factory.setPassword(password);
         factory.setRequestedHeartbeat(5);
@@ -74,11 +72,8 @@ public final class Loopback implements AutoCloseable {
      * @return the user's name
      */
     public String addCaller(String user) {
-        LocalRabbit.get().addUser(user, user);
-        users.add(user);
         dev.mesh.controller.bus.Access access = dev.mesh.controller.bus.Access.of(user, false, false);
-        LocalRabbit.get().setPermissions(vhost, user, access.configure(), access.write(), access.read());
-        return user;
+        return vhost.addUser(user, access.configure(), access.write(), access.read());
     }
 
     /** @return the controller's NATS settings with a subject prefix of this run's */
@@ -98,23 +93,18 @@ public final class Loopback implements AutoCloseable {
      * @return its settings, as the lab's hosts take them
      */
     public dev.mesh.controller.simhost.BrokerSettings addUser(String user) {
-        LocalRabbit.get().addUser(user, user);
-        LocalRabbit.get().setPermissions(vhost, user, ".*", ".*", ".*");
-        users.add(user);
-        return new dev.mesh.controller.simhost.BrokerSettings(HOST, AMQP_PORT, vhost, user, user);
+        vhost.addUser(user);
+        return new dev.mesh.controller.simhost.BrokerSettings(HOST, AMQP_PORT, vhost(), user, user);
     }
 
     /** @return the settings of the broker's own user on the virtual host, as the lab's builder takes them */
     public dev.mesh.controller.simhost.BrokerSettings simhost() {
-        return new dev.mesh.controller.simhost.BrokerSettings(HOST, AMQP_PORT, vhost, USER, PASSWORD);
+        return new dev.mesh.controller.simhost.BrokerSettings(HOST, AMQP_PORT, vhost(), USER, PASSWORD);
     }
 
     @Override
     public void close() {
-        for (String user : users) {
-            LocalRabbit.get().deleteUser(user);
-        }
-        LocalRabbit.get().deleteVhost(vhost);
+        vhost.close();
     }
 
     /**

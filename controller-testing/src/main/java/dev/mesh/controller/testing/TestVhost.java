@@ -49,9 +49,20 @@ public final class TestVhost implements AutoCloseable {
      * @return {@code user}
      */
     public String addUser(String user) {
+        return addUser(user, ".*", ".*", ".*");
+    }
+
+    /**
+     * Adds a broker user with exactly these permissions on this virtual host (regular expressions over
+     * resource names, as the broker takes them); it is deleted with the virtual host.
+     *
+     * @param user the user's name, which is also its password
+     * @return {@code user}
+     */
+    public String addUser(String user, String configure, String write, String read) {
         rabbit.addUser(user, user);
         users.add(user);
-        permit(user);
+        rabbit.setPermissions(name, user, configure, write, read);
         return user;
     }
 
