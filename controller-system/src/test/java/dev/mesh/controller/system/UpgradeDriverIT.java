@@ -21,8 +21,8 @@ class UpgradeDriverIT {
 
     @Test
     void upgrade_rollback_andAFailedUpgrade_loseNothing() throws Exception {
-        Outcome outcome = UpgradeDriver.run(new UpgradeDriver.Options(50, 10, Duration.ofSeconds(2),
-                Duration.ofSeconds(3), Path.of(System.getProperty("mesh.bundle",
+        Outcome outcome = UpgradeDriver.run(new UpgradeDriver.Options(50, 10, Duration.ofSeconds(1),
+                Duration.ofSeconds(1), Path.of(System.getProperty("mesh.bundle",
                         "../controller-launcher/target/mesh-controller/mesh-controller"))));
         UpgradeDriver.print(outcome);
 
