@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -35,6 +36,8 @@ final class ServeProcess implements AutoCloseable {
     static final Path LAUNCHER = BUNDLE.resolve("mesh-controller");
     /** The embedded PostgreSQL's first start (initdb of three databases) is slow on a loaded machine. */
     static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    /** How long a mesh controller started here may take to be active, or to know the active one. */
+    private static final String SETTLED_WITHIN = "30s";
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
     private static final Pattern READY = Pattern.compile("mesh-controller ready: (?<endpoint>http://127\\.0\\.0\\.1:"
@@ -82,7 +85,11 @@ final class ServeProcess implements AutoCloseable {
     /**
      * Starts the mesh's controller, {@code mesh-controller serve EXTRA…} without {@code --dev}, with
      * {@code env} as the whole of its {@code MESH_*} environment (none inherited), and waits for its
-     * ready line, {@code mesh-controller ready: HOST:PID ROLE (epoch N)}.
+     * ready line, {@code mesh-controller ready: HOST:PID ROLE (epoch N)}. The tests read the role from that
+     * line, so unless {@code env} says otherwise the start waits up to {@value #SETTLED_WITHIN} to be active or to
+     * know the active one ({@code MESH_HANDOVER_READY_WAIT}): the default 1.5 s is a host's, and a loaded test
+     * machine has taken longer to activate, so that the line said {@code standby} for the only controller. (A
+     * standby beside an active one waits for its warm-up up to that long: a test that starts one gives 1.5 s.)
      *
      * @param env the environment its manifest gives it: {@code MESH_STORE_*}, {@code MESH_BROKER_*},
      *     {@code MESH_BUS_NATS_FILE}
@@ -92,8 +99,10 @@ final class ServeProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(LAUNCHER.toString(), "serve"));
         command.addAll(List.of(extra));
         Path err = logs.resolve("serve-mesh-" + System.nanoTime() + ".err");
+        Map<String, String> settled = new HashMap<>(env);
+        settled.putIfAbsent("MESH_HANDOVER_READY_WAIT", SETTLED_WITHIN);
         ServeProcess serve = new ServeProcess(null, "serve (the mesh's controller)", READY_MESH,
-                launch(command, err, ProcessBuilder.Redirect.PIPE, env), err);
+                launch(command, err, ProcessBuilder.Redirect.PIPE, settled), err);
         serve.awaitReady();
         return serve;
     }

@@ -6,6 +6,8 @@ import dev.mesh.controller.bus.BrokerUpstream;
 import dev.mesh.controller.store.TestDatabases;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -63,7 +65,11 @@ class TwoControllersIT {
     void exactlyOneActive_andAfterSigtermOfItTheOtherIsActive_withTheNextEpoch_andTheFirstAsPrevious()
             throws Exception {
         first = ServeProcess.startMesh(mesh.env(), dir);
-        second = ServeProcess.startMesh(mesh.env(), dir);
+        // The second's ready line says standby once it is warm or its wait ends; the host's 1.5 s will do (the
+        // longer wait ServeProcess gives is for a controller that must become active).
+        Map<String, String> standby = new HashMap<>(mesh.env());
+        standby.put("MESH_HANDOVER_READY_WAIT", "1500ms");
+        second = ServeProcess.startMesh(standby, dir);
         assertThat(first.instance()).isNotEqualTo(second.instance());
         assertThat(first.role()).as("the first started, fed first: " + first.err()).isEqualTo("active");
         assertThat(second.role()).as("the second, a standby: " + second.err()).isEqualTo("standby");
