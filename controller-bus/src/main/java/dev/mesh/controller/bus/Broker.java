@@ -1,6 +1,7 @@
 package dev.mesh.controller.bus;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Address;
 import com.rabbitmq.client.AuthenticationFailureException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -92,8 +93,6 @@ public final class Broker implements AutoCloseable {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(name, "name");
         ConnectionFactory factory = new ConnectionFactory();
-        factory.setHost(settings.host());
-        factory.setPort(settings.port());
         factory.setVirtualHost(settings.vhost());
         factory.setUsername(settings.user());
         factory.setPassword(settings.password().reveal());
@@ -109,12 +108,15 @@ public final class Broker implements AutoCloseable {
             factory.setSocketConfigurator(factory.getSocketConfigurator().andThen(BrokerTls::configure));
         }
         try {
-            Connection connection = factory.newConnection(name);
-            LOG.info("broker connected at={} name={} tls={} heartbeatSeconds={}", settings.where(), name,
+            // Tried in the order given, and again in that order whenever the connection is recovered.
+            Connection connection = factory.newConnection(settings.addresses().stream()
+                    .map(address -> new Address(address.host(), address.port())).toList(), name);
+            LOG.info("broker connected at={} to={} name={} tls={} heartbeatSeconds={}", settings.where(),
+                    connection.getAddress().getHostAddress() + ":" + connection.getPort(), name,
                     settings.transport() instanceof Transport.Tls, connection.getHeartbeat());
             return new Broker(settings, connection);
         } catch (AuthenticationFailureException e) {
-            throw new BusException("the broker at " + settings.host() + ":" + settings.port() + " refused user \""
+            throw new BusException("the broker at " + settings.hosts() + " refused user \""
                     + settings.user() + "\": wrong password or no such user; check the broker credentials", e);
         } catch (IOException e) {
             if (settings.transport() instanceof Transport.Tls tls) {
@@ -126,7 +128,7 @@ public final class Broker implements AutoCloseable {
             throw new BusException("cannot connect to the broker as " + settings.where() + ": " + reason(e)
                     + "; check that RabbitMQ runs there, that the virtual host exists and that the user may use it", e);
         } catch (TimeoutException e) {
-            throw new BusException("the broker at " + settings.host() + ":" + settings.port() + " did not answer in "
+            throw new BusException("the broker at " + settings.hosts() + " did not answer in "
                     + CONNECT_TIMEOUT_MS + " ms; check that RabbitMQ runs there", e);
         }
     }

@@ -1,9 +1,11 @@
 package dev.mesh.controller.bus;
 
 import dev.mesh.controller.core.Secret;
+import dev.mesh.controller.core.settings.Variables.Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -12,48 +14,70 @@ import java.util.regex.Pattern;
 /**
  * Where the broker is, who the controller is on it and how the connection is carried (docs/design.md
  * section 11: {@code MESH_BROKER_ADDRESS_FILE} and {@code …_PORT}, {@code MESH_BROKER_CERTIFICATE}, which
- * the launcher reads). Checked once, here; {@code toString()} never shows the password.
+ * the launcher reads). The broker may be a cluster: its members' addresses, tried in order, when the
+ * connection is made and whenever it is recovered. Checked once, here; {@code toString()} never shows the
+ * password.
  *
- * @param host the broker's host name or address
- * @param port its AMQP port, 1 to 65535
+ * @param addresses the broker's AMQP addresses (host and port 1 to 65535), one or the members of a cluster
  * @param vhost the virtual host
  * @param user the user the controller connects as
  * @param password that user's password
  * @param transport plain AMQP (loopback only) or TLS pinned to a CA
  */
-public record BrokerSettings(String host, int port, String vhost, String user, Secret password, Transport transport) {
+public record BrokerSettings(List<Address> addresses, String vhost, String user, Secret password,
+        Transport transport) {
 
     private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
 
     /**
      * Checks the parts.
      *
-     * @throws IllegalArgumentException when the host, the virtual host or the user is blank, the port is
-     *     out of range, or the transport is plain and the host is not loopback
+     * @throws IllegalArgumentException when there is no address, an address's host, the virtual host or the user
+     *     is blank, a port is out of range, or the transport is plain and a host is not loopback
      */
     public BrokerSettings {
-        Objects.requireNonNull(host, "host");
+        addresses = List.copyOf(addresses);
         Objects.requireNonNull(vhost, "vhost");
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(password, "password");
         Objects.requireNonNull(transport, "transport");
-        if (host.isBlank() || vhost.isBlank() || user.isBlank()) {
-            throw new IllegalArgumentException("the broker's host, virtual host and user must not be blank (host=\""
-                    + host + "\" vhost=\"" + vhost + "\" user=\"" + user + "\")");
+        if (addresses.isEmpty()) {
+            throw new IllegalArgumentException("the broker needs one address at least");
         }
-        if (port < 1 || port > 65_535) {
-            throw new IllegalArgumentException("the broker's port must be 1 to 65535, not " + port);
+        if (vhost.isBlank() || user.isBlank()) {
+            throw new IllegalArgumentException("the broker's virtual host and user must not be blank (vhost=\""
+                    + vhost + "\" user=\"" + user + "\")");
         }
-        if (transport instanceof Transport.Plain && !isLoopback(host)) {
-            throw new IllegalArgumentException("plain AMQP to the broker at " + host + ":" + port
-                    + " is refused: without TLS the controller connects to a loopback address only (localhost, "
-                    + "127.0.0.0/8, ::1); set MESH_BROKER_CERTIFICATE to the CA the broker's TLS certificate chains to");
+        for (Address address : addresses) {
+            if (address.host().isBlank()) {
+                throw new IllegalArgumentException("the broker's host must not be blank (host=\"" + address.host()
+                        + "\" vhost=\"" + vhost + "\" user=\"" + user + "\")");
+            }
+            if (address.port() < 1 || address.port() > 65_535) {
+                throw new IllegalArgumentException("the broker's port must be 1 to 65535, not " + address.port());
+            }
+            if (transport instanceof Transport.Plain && !isLoopback(address.host())) {
+                throw new IllegalArgumentException("plain AMQP to the broker at " + address.host() + ":"
+                        + address.port() + " is refused: without TLS the controller connects to a loopback address "
+                        + "only (localhost, 127.0.0.0/8, ::1); set MESH_BROKER_CERTIFICATE to the CA the broker's TLS "
+                        + "certificate chains to");
+            }
         }
     }
 
-    /** @return {@code user@host:port/vhost}, for messages */
+    /** One broker at {@code host:port}. */
+    public BrokerSettings(String host, int port, String vhost, String user, Secret password, Transport transport) {
+        this(List.of(new Address(Objects.requireNonNull(host, "host"), port)), vhost, user, password, transport);
+    }
+
+    /** @return {@code user@host:port/vhost}, the addresses separated by commas, for messages */
     public String where() {
-        return user + "@" + host + ":" + port + "/" + vhost;
+        return user + "@" + hosts() + "/" + vhost;
+    }
+
+    /** @return {@code host:port}, the addresses separated by commas, for messages */
+    public String hosts() {
+        return String.join(",", addresses.stream().map(Address::text).toList());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.mesh.controller.bus;
 
+import dev.mesh.controller.core.settings.Variables;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -83,7 +84,8 @@ final class BrokerTls {
      * @return the message when {@code e} is a failure of the TLS handshake, else empty
      */
     static Optional<String> explain(BrokerSettings settings, Path certificate, IOException e) {
-        String broker = "the broker at " + settings.host() + ":" + settings.port();
+        String broker = "the broker at " + settings.hosts();
+        String hosts = String.join(", ", settings.addresses().stream().map(Variables.Address::host).distinct().toList());
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof Refusal refusal) {
                 return Optional.of(switch (refusal.why) {
@@ -97,8 +99,8 @@ final class BrokerTls {
                             + "current certificate issued by the CA in MESH_BROKER_CERTIFICATE (" + certificate
                             + "), and check this machine's clock";
                     case HOST -> broker + " presented a certificate for " + names(refusal.leaf) + ", not for "
-                            + settings.host() + "; set MESH_BROKER_ADDRESS_PORT to a name the certificate is for, or "
-                            + "give the broker a certificate for " + settings.host() + " (a subject alternative name) "
+                            + hosts + "; set MESH_BROKER_ADDRESS_PORT to a name the certificate is for, or "
+                            + "give the broker a certificate for " + hosts + " (a subject alternative name) "
                             + "issued by the CA in MESH_BROKER_CERTIFICATE (" + certificate + ")";
                 });
             }

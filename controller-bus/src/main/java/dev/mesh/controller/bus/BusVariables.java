@@ -22,7 +22,8 @@ import tools.jackson.databind.JsonNode;
  *
  * <ul>
  *   <li>{@code MESH_BROKER_ADDRESS_FILE} (JSON {@code {"user","password","vhost"}}) and
- *       {@code MESH_BROKER_ADDRESS_PORT}: the broker's AMQP port ({@link #broker});
+ *       {@code MESH_BROKER_ADDRESS_PORT}: the broker's AMQP port, or its cluster members' separated by commas
+ *       ({@link #broker});
  *   <li>{@code MESH_BROKER_CERTIFICATE}: optional, the PEM file of the CA the broker's certificate must chain
  *       to; without it the broker must be on loopback, plain AMQP ({@link #certificate});
  *   <li>{@code MESH_BROKER_MANAGEMENT_FILE} (JSON {@code {"user","password"}}) and
@@ -69,12 +70,12 @@ public final class BusVariables {
      * @return the broker's address and login, or {@code null} after a problem
      */
     public static BrokerAddress broker(Variables variables) {
-        Variables.Address address = variables.address(BROKER_PORT, BROKER);
+        List<Variables.Address> addresses = variables.addresses(BROKER_PORT, BROKER);
         JsonNode credentials = variables.file(BROKER_FILE, BROKER_SHAPE, json -> List.of());
-        if (address == null || credentials == null) {
+        if (addresses == null || credentials == null) {
             return null;
         }
-        return new BrokerAddress(address.host(), address.port(), text(credentials, "vhost"), text(credentials, "user"),
+        return new BrokerAddress(addresses, text(credentials, "vhost"), text(credentials, "user"),
                 Secret.of(text(credentials, "password")));
     }
 
@@ -91,9 +92,12 @@ public final class BusVariables {
         String variable = "MESH_BROKER_CERTIFICATE";
         String value = variables.value(variable);
         if (value == null) {
-            if (broker != null && !BrokerSettings.isLoopback(broker.host())) {
-                variables.problem(variable + " is not set and " + BROKER_PORT + "="
-                        + new Variables.Address(broker.host(), broker.port()).text() + " is not loopback: plain AMQP "
+            Optional<Variables.Address> remote = broker == null ? Optional.empty() : broker.addresses().stream()
+                    .filter(address -> !BrokerSettings.isLoopback(address.host())).findFirst();
+            if (remote.isPresent()) {
+                variables.problem(variable + " is not set and " + BROKER_PORT + (broker.addresses().size() == 1
+                        ? "=" + remote.get().text() + " is" : " names " + remote.get().text() + ", which is")
+                        + " not loopback: plain AMQP "
                         + "is allowed only on loopback (127.0.0.0/8, ::1, localhost); set " + variable + " to the PEM "
                         + "file of the CA the broker's certificate chains to");
             }

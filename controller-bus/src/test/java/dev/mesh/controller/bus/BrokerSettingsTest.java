@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.bus.BrokerSettings.Transport;
 import dev.mesh.controller.core.Secret;
+import dev.mesh.controller.core.settings.Variables.Address;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BrokerSettingsTest {
@@ -16,8 +18,8 @@ class BrokerSettingsTest {
     void plain_toALoopbackHost_isAccepted() {
         for (String host : new String[] {"localhost", "LocalHost", "127.0.0.1", "127.8.9.10", "::1", "[::1]",
                 "0:0:0:0:0:0:0:1"}) {
-            assertThat(new BrokerSettings(host, 5672, "mesh", "ctl", PASSWORD, Transport.PLAIN).host())
-                    .isEqualTo(host);
+            assertThat(new BrokerSettings(host, 5672, "mesh", "ctl", PASSWORD, Transport.PLAIN).addresses())
+                    .containsExactly(new Address(host, 5672));
         }
     }
 
@@ -39,6 +41,20 @@ class BrokerSettingsTest {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("MESH_BROKER_CERTIFICATE");
         }
+    }
+
+    @Test
+    void aCluster_plain_everyMemberMustBeLoopback_andMessagesNameThemAll() {
+        BrokerSettings cluster = new BrokerSettings(List.of(new Address("127.0.0.1", 5672), new Address("::1", 5673)),
+                "mesh", "ctl", PASSWORD, Transport.PLAIN);
+        assertThat(cluster.where()).isEqualTo("ctl@127.0.0.1:5672,[::1]:5673/mesh");
+
+        assertThatThrownBy(() -> new BrokerSettings(List.of(new Address("127.0.0.1", 5672),
+                new Address("10.0.0.2", 5672)), "mesh", "ctl", PASSWORD, Transport.PLAIN))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("plain AMQP to the broker at 10.0.0.2:5672 is refused");
+        assertThatThrownBy(() -> new BrokerSettings(List.of(), "mesh", "ctl", PASSWORD, Transport.PLAIN))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("the broker needs one address at least");
     }
 
     @Test

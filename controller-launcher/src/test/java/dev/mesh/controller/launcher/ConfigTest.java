@@ -9,6 +9,7 @@ import dev.mesh.controller.bus.NatsAddress;
 import dev.mesh.controller.core.settings.ConfigException;
 import dev.mesh.controller.cli.Failures;
 import dev.mesh.controller.core.Secret;
+import dev.mesh.controller.core.settings.Variables;
 import dev.mesh.controller.handover.HandoverSettings;
 import java.io.IOException;
 import java.io.InputStream;
@@ -80,6 +81,36 @@ class ConfigTest {
         assertThat(config.nats()).isEqualTo(new NatsAddress("nats://127.0.0.1:4222", "ctl", Secret.of(PASSWORD),
                 Secret.NONE));
         assertThat(config.warnings()).isEmpty();
+    }
+
+    @Test
+    void forServe_aBrokerCluster_isEveryMemberInTheOrderGiven() {
+        env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:5672, 127.0.0.2:5673,[::1]:5674");
+
+        assertThat(Config.forServe(env).broker().addresses()).containsExactly(new Variables.Address("127.0.0.1", 5672),
+                new Variables.Address("127.0.0.2", 5673), new Variables.Address("::1", 5674));
+    }
+
+    @Test
+    void forServe_aBrokerList_withABadPart_orAMemberTwice_orAMemberOffLoopbackWithoutTls_isOneLineEach() {
+        env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:5672,127.0.0.2:");
+        assertThat(problems(Config::forServe)).containsExactly("MESH_BROKER_ADDRESS_PORT=127.0.0.1:5672,127.0.0.2: has "
+                + "\"127.0.0.2:\", which is not host:port; write host:port, or several separated by commas, e.g. "
+                + "broker-1.mesh.internal:5671,broker-2.mesh.internal:5671 (port 1-65535)");
+
+        env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:5672,,127.0.0.2:5672");
+        assertThat(problems(Config::forServe)).singleElement().asString()
+                .startsWith("MESH_BROKER_ADDRESS_PORT=127.0.0.1:5672,,127.0.0.2:5672 has \"\", which is not host:port;");
+
+        env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:5672,127.0.0.1:5672");
+        assertThat(problems(Config::forServe)).singleElement().asString()
+                .startsWith("MESH_BROKER_ADDRESS_PORT=127.0.0.1:5672,127.0.0.1:5672 has \"127.0.0.1:5672\", which is "
+                        + "named twice;");
+
+        env.put("MESH_BROKER_ADDRESS_PORT", "127.0.0.1:5672,broker-2.mesh.internal:5671");
+        assertThat(problems(Config::forServe)).singleElement().asString().startsWith("MESH_BROKER_CERTIFICATE is not "
+                + "set and MESH_BROKER_ADDRESS_PORT names broker-2.mesh.internal:5671, which is not loopback: plain AMQP "
+                + "is allowed only on loopback");
     }
 
     @Test

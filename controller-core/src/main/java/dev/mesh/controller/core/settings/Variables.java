@@ -127,6 +127,50 @@ public final class Variables {
                     + server.port());
             return null;
         }
+        Address address = parse(value);
+        if (address == null) {
+            problems.add(variable + "=" + value + " is not host:port; write e.g. 127.0.0.1:" + server.port() + ", "
+                    + server.name() + ":" + server.port() + " or [::1]:" + server.port() + " (port 1-65535)");
+        }
+        return address;
+    }
+
+    /**
+     * One {@code host:port} as {@link #address} reads it, or several separated by commas: the members of a
+     * cluster, any of which will do, in the order to try them. Each once.
+     *
+     * @return the addresses, at least one; {@code null} after adding a problem
+     */
+    public List<Address> addresses(String variable, Server server) {
+        String value = value(variable);
+        if (value == null || !value.contains(",")) {
+            Address one = address(variable, server);
+            return one == null ? null : List.of(one);
+        }
+        List<Address> addresses = new ArrayList<>();
+        for (String part : value.split(",", -1)) {
+            Address address = parse(part.strip());
+            if (address == null || addresses.contains(address)) {
+                problems.add(variable + "=" + value + " has \"" + part.strip() + "\", which is " + (address == null
+                        ? "not host:port" : "named twice") + "; write host:port, or several separated by commas, "
+                        + "e.g. " + member(server, 1) + "," + member(server, 2) + " (port 1-65535)");
+                return null;
+            }
+            addresses.add(address);
+        }
+        return List.copyOf(addresses);
+    }
+
+    /** @return the example's {@code n}th member: {@code broker-1.mesh.internal:5671} for {@code broker.mesh.internal} */
+    private static String member(Server server, int n) {
+        int dot = server.name().indexOf('.');
+        String name = dot < 0 ? server.name() + "-" + n : server.name().substring(0, dot) + "-" + n
+                + server.name().substring(dot);
+        return name + ":" + server.port();
+    }
+
+    /** @return {@code value} as {@code host:port} or {@code [v6-address]:port}, or {@code null} */
+    private static Address parse(String value) {
         int colon = value.lastIndexOf(':');
         String host = colon < 0 ? "" : value.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
@@ -134,8 +178,6 @@ public final class Variables {
         }
         int port = colon < 0 ? -1 : port(value.substring(colon + 1));
         if (host.isEmpty() || host.contains(" ") || (host.contains(":") && !value.startsWith("[")) || port < 0) {
-            problems.add(variable + "=" + value + " is not host:port; write e.g. 127.0.0.1:" + server.port() + ", "
-                    + server.name() + ":" + server.port() + " or [::1]:" + server.port() + " (port 1-65535)");
             return null;
         }
         return new Address(host, port);
