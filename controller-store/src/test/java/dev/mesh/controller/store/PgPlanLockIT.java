@@ -431,9 +431,17 @@ class PgPlanLockIT {
             }));
             working.await();
 
-            Future<?> checked = executor.submit(a::check);
-            Awaitility.await("check waits while the plan work holds the lock").during(Duration.ofMillis(300))
-                    .atMost(Duration.ofSeconds(2)).until(() -> !checked.isDone());
+            // The check's thread, seen parked in its wait for the turn (a lock's tryLock, which gives up after
+            // CHECK_WAIT): the work is let go at once then, so that the check has its turn however loaded the machine.
+            java.util.concurrent.CompletableFuture<Thread> checking = new java.util.concurrent.CompletableFuture<>();
+            Future<?> checked = executor.submit(() -> {
+                checking.complete(Thread.currentThread());
+                a.check();
+            });
+            Thread checker = checking.get(10, TimeUnit.SECONDS);
+            Awaitility.await("check waits while the plan work holds the lock").pollInterval(Duration.ofMillis(1))
+                    .atMost(Duration.ofSeconds(10)).until(() -> checked.isDone() || waitingForTheTurn(checker));
+            assertThat(checked).as("the check, with the plan work under way").isNotDone();
             done.countDown();
             checked.get(10, TimeUnit.SECONDS);
             work.get(10, TimeUnit.SECONDS);
@@ -443,6 +451,13 @@ class PgPlanLockIT {
         java.time.OffsetDateTime seen = db.select(LEADERSHIP.SEEN_AT).from(LEADERSHIP).fetchSingle().value1();
         assertThat(seen).as("renewed after the work, not skipped").isAfter(java.time.OffsetDateTime.now()
                 .minusSeconds(10));
+    }
+
+    /** @return whether {@code thread} is parked in a lock's timed {@code tryLock}, as {@link PgPlanLock#check} waits */
+    private static boolean waitingForTheTurn(Thread thread) {
+        return thread.getState() == Thread.State.TIMED_WAITING && java.util.Arrays.stream(thread.getStackTrace())
+                .anyMatch(frame -> frame.getClassName().startsWith("java.util.concurrent.locks.ReentrantLock")
+                        && frame.getMethodName().equals("tryLock"));
     }
 
     @Test
