@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Recoverable;
-import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.impl.NetworkConnection;
 import dev.mesh.controller.bus.BrokerSettings.Transport;
 import dev.mesh.controller.core.settings.Variables.Address;
@@ -66,17 +64,7 @@ class BrokerAddressesIT {
     void theBrokerClosesTheConnection_itIsMadeAgainThroughTheList_passingOverTheMemberThatIsDown() throws Exception {
         int down = portWhereNothingListens();
         try (Broker broker = Broker.connect(settings(down, RabbitVhost.PORT), "it-addresses")) {
-            CountDownLatch recovered = new CountDownLatch(1);
-            ((Recoverable) broker.connection()).addRecoveryListener(new RecoveryListener() {
-                @Override
-                public void handleRecovery(Recoverable recoverable) {
-                    recovered.countDown();
-                }
-
-                @Override
-                public void handleRecoveryStarted(Recoverable recoverable) {
-                }
-            });
+            CountDownLatch recovered = RabbitVhost.recovery(broker.connection());
 
             vhost.closeConnection(((NetworkConnection) broker.connection()).getLocalPort());
 

@@ -8,8 +8,6 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
-import com.rabbitmq.client.Recoverable;
-import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.impl.NetworkConnection;
 import dev.mesh.controller.core.CanonicalJson;
 import dev.mesh.controller.core.Declaration;
@@ -136,18 +134,8 @@ class BrokerDeliveriesIT {
     void deliver_whileTheConnectionIsDown_failsNamingNodeRevisionAndVhost_andTheNextOneSucceeds() throws Exception {
         deliveries.deliver(Declarations.of("n1", "1"), 1);
         CountDownLatch down = new CountDownLatch(1);
-        CountDownLatch recovered = new CountDownLatch(1);
         broker.connection().addShutdownListener(cause -> down.countDown());
-        ((Recoverable) broker.connection()).addRecoveryListener(new RecoveryListener() {
-            @Override
-            public void handleRecovery(Recoverable recoverable) {
-                recovered.countDown();
-            }
-
-            @Override
-            public void handleRecoveryStarted(Recoverable recoverable) {
-            }
-        });
+        CountDownLatch recovered = RabbitVhost.recovery(broker.connection());
         vhost.closeConnection(((NetworkConnection) broker.connection()).getLocalPort());
         assertThat(down.await(10, TimeUnit.SECONDS)).as("the broker closed the connection").isTrue();
         Declaration second = Declarations.of("n1", "2");

@@ -67,6 +67,25 @@ final class RabbitVhost implements AutoCloseable {
 
 
     /**
+     * @param connection a connection with automatic recovery, as {@link Broker} opens them
+     * @return a latch counted down once the client has connected again after the connection was lost
+     */
+    static java.util.concurrent.CountDownLatch recovery(com.rabbitmq.client.Connection connection) {
+        java.util.concurrent.CountDownLatch recovered = new java.util.concurrent.CountDownLatch(1);
+        ((com.rabbitmq.client.Recoverable) connection).addRecoveryListener(new com.rabbitmq.client.RecoveryListener() {
+            @Override
+            public void handleRecovery(com.rabbitmq.client.Recoverable recoverable) {
+                recovered.countDown();
+            }
+
+            @Override
+            public void handleRecoveryStarted(com.rabbitmq.client.Recoverable recoverable) {
+            }
+        });
+        return recovered;
+    }
+
+    /**
      * @param user a user of this virtual host whose password is its name, as {@link #addUser()} makes them (or
      *     guest's)
      * @return a connection of its own to this virtual host as {@code user}; the caller closes it
