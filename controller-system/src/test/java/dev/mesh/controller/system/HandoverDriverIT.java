@@ -42,10 +42,7 @@ class HandoverDriverIT {
     private static void assertSafe(Outcome outcome) {
         var verdict = outcome.verdict();
         assertThat(outcome.problems()).as("what went wrong in the cycles").isEmpty();
-        assertThat(verdict.lost()).as("requests with no reply after their retry").isZero();
-        assertThat(verdict.duplicatedEffects()).as("pushes run twice").isZero();
-        assertThat(verdict.overlappingEpochs()).as("epochs two controllers acted under").isEmpty();
-        assertThat(verdict.mutationsOutOfOrder()).as("mutations answered under an older epoch").isZero();
+        Safety.assertNothingLostOrDoubled(verdict);
         assertThat(verdict.staleEvents()).as("events published under a stale epoch").isZero();
         assertThat(outcome.staleDeliveries()).as("deliveries written under a stale epoch").isZero();
         assertThat(outcome.versionsStored()).as("pushed versions in the store, one per push answered as done")

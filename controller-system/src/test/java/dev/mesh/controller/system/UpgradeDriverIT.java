@@ -28,10 +28,7 @@ class UpgradeDriverIT {
 
         var verdict = outcome.verdict();
         assertThat(outcome.problems()).as("what went wrong in the steps").isEmpty();
-        assertThat(verdict.lost()).as("requests with no reply after their retry").isZero();
-        assertThat(verdict.duplicatedEffects()).as("pushes run twice").isZero();
-        assertThat(verdict.overlappingEpochs()).as("epochs two controllers acted under").isEmpty();
-        assertThat(verdict.mutationsOutOfOrder()).as("mutations answered under an older epoch").isZero();
+        Safety.assertNothingLostOrDoubled(verdict);
         assertThat(outcome.versionsStored()).as("pushed versions stored, one per push answered as done")
                 .isEqualTo(outcome.pushesAcknowledged());
         assertThat(outcome.steps()).extracting(Step::name).containsExactly("move", "upgrade", "rollback", "failed",

@@ -88,7 +88,7 @@ public final class ServeEnvironment {
         return this;
     }
 
-    /** @return the variables written so far, in the order written */
+    /** @return the variables written so far */
     public Map<String, String> variables() {
         return Map.copyOf(variables);
     }
