@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -168,7 +169,9 @@ public final class BusVariables {
         if (json == null) {
             return null;
         }
-        return new NatsAddress(text(json, "url"), json.has("user") ? text(json, "user") : "",
+        // One server, or a cluster's separated by commas (the client tries them in turn), written without spaces.
+        String url = String.join(",", Arrays.stream(text(json, "url").split(",")).map(String::strip).toList());
+        return new NatsAddress(url, json.has("user") ? text(json, "user") : "",
                 Secret.of(json.has("password") ? text(json, "password") : ""),
                 Secret.of(json.has("token") ? text(json, "token") : ""));
     }
@@ -177,19 +180,13 @@ public final class BusVariables {
     private static List<String> natsRules(JsonNode json) {
         List<String> wrong = new ArrayList<>();
         String url = text(json, "url");
-        try {
-            URI uri = new URI(url);
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            String path = uri.getRawPath();
-            if (uri.getRawUserInfo() != null) {
-                wrong.add("\"url\" holds a user or password: give them as \"user\" and \"password\" (or \"token\")");
-            } else if (!Set.of("nats", "tls").contains(scheme) || uri.getHost() == null || uri.getPort() == 0
-                    || uri.getPort() > 65_535 || !(path == null || path.isEmpty() || path.equals("/"))
-                    || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-                wrong.add("\"url\" is not nats://host:port or tls://host:port");
+        List<String> servers = List.of(url.split(",", -1));
+        for (String server : servers) {
+            String problem = natsUrlProblem(server.strip(), servers.size());
+            if (problem != null) {
+                wrong.add(problem);
+                break;
             }
-        } catch (URISyntaxException e) {
-            wrong.add("\"url\" is not nats://host:port or tls://host:port");
         }
         if (json.has("user") && !json.has("password")) {
             wrong.add("\"user\" needs \"password\"");
@@ -205,6 +202,33 @@ public final class BusVariables {
                     + "challenge; log in with \"user\" and \"password\", or \"token\"");
         }
         return wrong;
+    }
+
+    /**
+     * @param server one server's URL
+     * @param of how many the file names
+     * @return what is wrong with it, without its value but for its scheme; {@code null} when nothing
+     */
+    private static String natsUrlProblem(String server, int of) {
+        String which = of == 1 ? "\"url\"" : "a server of \"url\"";
+        String shape = of == 1 ? "nats://host:port or tls://host:port"
+                : "nats://host:port or tls://host:port (several separated by commas, e.g. "
+                        + "nats://nats-1.mesh.internal:4222,nats://nats-2.mesh.internal:4222)";
+        try {
+            URI uri = new URI(server);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            String path = uri.getRawPath();
+            if (uri.getRawUserInfo() != null) {
+                return which + " holds a user or password: give them as \"user\" and \"password\" (or \"token\")";
+            } else if (!Set.of("nats", "tls").contains(scheme) || uri.getHost() == null || uri.getPort() == 0
+                    || uri.getPort() > 65_535 || !(path == null || path.isEmpty() || path.equals("/"))
+                    || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+                return which + " is not " + shape;
+            }
+        } catch (URISyntaxException e) {
+            return which + " is not " + shape;
+        }
+        return null;
     }
 
     private static String text(JsonNode json, String field) {

@@ -7,7 +7,9 @@ import java.util.Objects;
  * Where NATS is and who the controller is on it. Checked once, here; {@code toString()} never shows
  * the password or token.
  *
- * @param url the server, {@code nats://host:port} or {@code tls://host:port}
+ * @param url the server, {@code nats://host:port} or {@code tls://host:port}; or the servers of a cluster
+ *     separated by commas, {@code nats://nats-1:4222,nats://nats-2:4222}: the client connects to one and moves
+ *     to another when it goes
  * @param user the user the controller connects as, or {@code ""} for none
  * @param password that user's password; without a user, the token; {@link Secret#NONE} for neither
  * @param subjectPrefix put before every subject: {@code ""} in production, one of its own per test
@@ -26,9 +28,11 @@ public record NatsSettings(String url, String user, Secret password, String subj
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(password, "password");
         Objects.requireNonNull(subjectPrefix, "subjectPrefix");
-        if (!url.startsWith("nats://") && !url.startsWith("tls://")) {
-            throw new IllegalArgumentException("the NATS URL must be nats://host:port or tls://host:port, not \""
-                    + url + "\"");
+        for (String server : url.split(",", -1)) {
+            if (!server.startsWith("nats://") && !server.startsWith("tls://")) {
+                throw new IllegalArgumentException("the NATS URL must be nats://host:port or tls://host:port, or "
+                        + "several separated by commas, not \"" + url + "\"");
+            }
         }
         if (!user.isEmpty() && password.isEmpty()) {
             throw new IllegalArgumentException("the NATS user " + user + " has no password; give it one, or no user");

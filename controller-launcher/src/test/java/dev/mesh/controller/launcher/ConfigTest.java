@@ -428,6 +428,10 @@ class ConfigTest {
         assertThat(Config.forServe(env).nats()).isEqualTo(new NatsAddress("tls://nats.mesh.internal:4222", "",
                 Secret.NONE, Secret.of(TOKEN)));
 
+        write("nats.json", "{\"url\": \"nats://nats-1.mesh.internal:4222, nats://nats-2.mesh.internal:4222\"}");
+        assertThat(Config.forServe(env).nats()).as("a cluster's servers").isEqualTo(new NatsAddress(
+                "nats://nats-1.mesh.internal:4222,nats://nats-2.mesh.internal:4222", "", Secret.NONE, Secret.NONE));
+
         write("nats.json", "{\"url\": \"nats://[::1]\"}");
         assertThat(Config.forServe(env).nats()).isEqualTo(new NatsAddress("nats://[::1]", "", Secret.NONE,
                 Secret.NONE));
@@ -441,6 +445,9 @@ class ConfigTest {
                 + "give them as \"user\" and \"password\" (or \"token\")");
         cases.put("{\"url\": \"nats://127.0.0.1:70000\"}", "\"url\" is not nats://host:port or tls://host:port");
         cases.put("{\"url\": \"nats://127.0.0.1:4222/x\"}", "\"url\" is not nats://host:port or tls://host:port");
+        cases.put("{\"url\": \"nats://127.0.0.1:4231,http://127.0.0.1:4232\"}", "a server of \"url\" is not "
+                + "nats://host:port or tls://host:port (several separated by commas, e.g. "
+                + "nats://nats-1.mesh.internal:4222,nats://nats-2.mesh.internal:4222)");
         cases.put("{\"url\": \"nats://127.0.0.1:4222\", \"user\": \"ctl\"}", "\"user\" needs \"password\"");
         cases.put("{\"url\": \"nats://127.0.0.1:4222\", \"password\": \"" + PASSWORD + "\"}",
                 "\"password\" needs \"user\"");
