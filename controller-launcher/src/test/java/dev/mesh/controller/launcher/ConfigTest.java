@@ -192,6 +192,18 @@ class ConfigTest {
     }
 
     @Test
+    void from_aPrimaryAndItsStandby_isOneDatabaseOnBothServers() {
+        env.put("MESH_STORE_INVENTORY_PORT", "db-1.mesh.internal:5432,db-2.mesh.internal:5432");
+
+        Config.Serve config = Config.forServe(env);
+
+        assertThat(config.stores().inventory().servers()).extracting(Variables.Address::text)
+                .containsExactly("db-1.mesh.internal:5432", "db-2.mesh.internal:5432");
+        assertThat(config.stores().inventory().address()).startsWith("postgresql://")
+                .contains("@db-1.mesh.internal:5432,db-2.mesh.internal:5432/");
+    }
+
+    @Test
     void from_credentialsOfTheWrongShape_namesEachField_withoutValues() throws IOException {
         write("identity.json", "{\"user\": \"\", \"password\": 42, \"pasword\": \"" + PASSWORD + "\"}");
 

@@ -15,6 +15,7 @@ import dev.mesh.controller.core.Tenure;
 import dev.mesh.controller.store.internal.schema.inventory.tables.records.LeadershipRecord;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -59,6 +60,7 @@ final class LockSession implements AutoCloseable {
     private final Connection connection;
     private final DSLContext db;
     private final int pid;
+    private final Replication replication;
 
     private LockSession(Connection connection) {
         this.connection = connection;
@@ -66,6 +68,7 @@ final class LockSession implements AutoCloseable {
         // jOOQ's JAXB-annotated Settings (an overload), which warns without JAXB on the class path.
         this.db = DSL.using(connection);
         this.pid = db.select(function(name("pg_backend_pid"), SQLDataType.INTEGER)).fetchSingle().value1();
+        this.replication = Replication.read(db);
     }
 
     /**
@@ -87,6 +90,11 @@ final class LockSession implements AutoCloseable {
             connection.close();
             throw e;
         }
+    }
+
+    /** @return whether the primary this session reached waits for a standby at commit, as it said when opened */
+    Replication replication() {
+        return replication;
     }
 
     /** @return the server process of this session, as {@code pg_locks} and {@code pg_stat_activity} show it */
@@ -186,10 +194,54 @@ final class LockSession implements AutoCloseable {
      * it, {@code planned} when the one before recorded its release, else {@code crash} (released at
      * the last time it was seen holding the lock, at the latest when it took it).
      *
+     * <p>The commit waits for a synchronous standby when the primary names one, at least as {@code
+     * synchronous_commit = on} does, whatever this session's default: an epoch a failover can roll back could be
+     * taken twice. A commit whose wait for the standby was cancelled (the server then commits on the primary
+     * alone, with a warning) is not a tenure.
+     *
      * @return the tenure begun
+     * @throws Unconfirmed when the commit ended without the standby's confirmation it waited for
+     * @throws org.jooq.exception.DataAccessException when the session fails
      */
     Tenure advance(String holder) {
-        return db.transactionResult(config -> advance(config.dsl(), holder, false));
+        try {
+            connection.clearWarnings();
+        } catch (SQLException e) {
+            throw new org.jooq.exception.DataAccessException("the lock's session ended", e);
+        }
+        Tenure tenure = db.transactionResult(config -> {
+            if (replication.commitsLocally()) {
+                config.dsl().execute("SET LOCAL synchronous_commit = on");
+            }
+            return advance(config.dsl(), holder, false);
+        });
+        SQLWarning warning;
+        try {
+            warning = connection.getWarnings();
+        } catch (SQLException e) {
+            throw new org.jooq.exception.DataAccessException("the lock's session ended", e);
+        }
+        if (warning != null) {
+            throw new Unconfirmed(tenure.epoch(), warning.getMessage());
+        }
+        return tenure;
+    }
+
+    /**
+     * The epoch's commit ended with a warning: the server says it committed on the primary without the
+     * standby's confirmation (its wait was cancelled), so a failover could lose it.
+     */
+    static final class Unconfirmed extends RuntimeException {
+        private final long epoch;
+
+        Unconfirmed(long epoch, String warning) {
+            super(warning, null, false, false);
+            this.epoch = epoch;
+        }
+
+        long epoch() {
+            return epoch;
+        }
     }
 
     /**

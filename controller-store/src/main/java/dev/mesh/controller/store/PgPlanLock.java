@@ -71,6 +71,8 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     /** Why the tenure in {@link #held} was lost; {@code null} while it is not. */
     private volatile String lost;
     private volatile boolean closed;
+    /** The last unsafe replication {@link #say} logged, so that a new session in the same state says nothing. */
+    private Replication said;
 
     private PgPlanLock(Endpoint endpoint, DataSource inventory, String holder, Duration wait, Duration lease) {
         this.endpoint = endpoint;
@@ -375,6 +377,16 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         return now;
     }
 
+    /** @return what the primary said of its standbys when the lock's current session opened; empty without one */
+    Optional<Replication> replication() {
+        turn.lock();
+        try {
+            return Optional.ofNullable(session).map(LockSession::replication);
+        } finally {
+            turn.unlock();
+        }
+    }
+
     /** @return the server process of the lock's session while it is open, for tests that end it */
     OptionalInt sessionPid() {
         Held now = held;
@@ -442,6 +454,15 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                         current.pid(), (locked - asked) / 1_000_000, (System.nanoTime() - locked) / 1_000_000);
                 held = new Held(tenure, current.pid());
                 return new Taken(tenure);
+            } catch (LockSession.Unconfirmed e) {
+                // Ending the session frees the lock; the epoch stays recorded on the primary, never held by
+                // anyone, and the next taking passes over it.
+                dropSession();
+                LOG.warn("plan lock epoch not taken holder={} epoch={} reason=\"the commit ended without the "
+                        + "standby's confirmation\" server=\"{}\"", holder, e.epoch(), e.getMessage());
+                return new Unreachable("the inventory database committed fencing epoch " + e.epoch() + " without its "
+                        + "synchronous standby's confirmation (\"" + e.getMessage() + "\"), so a failover could lose "
+                        + "it: the epoch is not taken, and the next attempt takes another", e);
             } catch (DataAccessException e) {
                 dropSession();
                 StoreException failed = Failure.of(Database.INVENTORY, endpoint,
@@ -523,8 +544,25 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     private LockSession session() throws SQLException {
         if (session == null) {
             session = LockSession.open(endpoint, holder, wait);
+            say(session.replication());
         }
         return session;
+    }
+
+    /**
+     * Says, once for each state it finds, that the store has standbys (or names several servers) but commits
+     * without waiting for one: a failover can then lose the last epoch taken and hand it out again, and lose
+     * writes already acknowledged (docs/handover.md, "The store's failover").
+     */
+    private void say(Replication replication) {
+        boolean unsafe = replication.unsafeFor(endpoint);
+        if (unsafe && !replication.equals(said)) {
+            LOG.warn("store not synchronous database=inventory servers={} {} risk=\"a failover to a standby can lose "
+                    + "the last fencing epoch taken, and hand it out twice, and lose writes already acknowledged\" "
+                    + "fix=\"name the standby in synchronous_standby_names on the primary (docs/store.md, "
+                    + "'A primary with a standby')\"", endpoint.address(), replication.settings());
+        }
+        said = unsafe ? replication : null;
     }
 
     private void dropSession() {

@@ -11,9 +11,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Where the store's three databases are and how to log in to each: {@code MESH_STORE_<NAME>_FILE} (JSON
- * {@code {"user","password","database"}}) and {@code MESH_STORE_<NAME>_PORT} ({@code host:port}) for the
- * {@code INVENTORY}, {@code IDENTITY} and {@code LICENCES} databases, read by {@link #read}. {@link Endpoint}
- * masks the passwords.
+ * {@code {"user","password","database"}}) and {@code MESH_STORE_<NAME>_PORT} ({@code host:port}, or a primary's
+ * and its standbys' separated by commas) for the {@code INVENTORY}, {@code IDENTITY} and {@code LICENCES}
+ * databases, read by {@link #read}. {@link Endpoint} masks the passwords.
  *
  * @param inventory the inventory database
  * @param identity the identity database
@@ -57,12 +57,12 @@ public record Stores(Endpoint inventory, Endpoint identity, Endpoint licences) {
      */
     public static Endpoint endpoint(Database database, Variables variables) {
         String prefix = "MESH_STORE_" + database.name();
-        Variables.Address address = variables.address(prefix + "_PORT", SERVER);
+        List<Variables.Address> servers = variables.addresses(prefix + "_PORT", SERVER);
         JsonNode credentials = variables.file(prefix + "_FILE", FILE, json -> List.of());
-        if (address == null || credentials == null) {
+        if (servers == null || credentials == null) {
             return null;
         }
-        return new Endpoint(address.host(), address.port(), credentials.get("database").stringValue(),
+        return new Endpoint(servers, credentials.get("database").stringValue(),
                 credentials.get("user").stringValue(), Secret.of(credentials.get("password").stringValue()));
     }
 

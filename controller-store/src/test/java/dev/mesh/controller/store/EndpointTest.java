@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mesh.controller.core.Secret;
+import dev.mesh.controller.core.settings.Variables.Address;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -63,6 +64,23 @@ class EndpointTest {
 
         assertThat(admin.withDatabase("licences"))
                 .isEqualTo(new Endpoint("db.example", 5433, "licences", "admin", Secret.of("pw")));
+    }
+
+    @Test
+    void aPrimaryAndItsStandbys_areTriedInOrder_forTheServerThatTakesWrites() {
+        Endpoint pair = new Endpoint(List.of(new Address("db-1.example", 5432), new Address("db-2.example", 5433)),
+                "inventory", "controller", Secret.of(PASSWORD));
+
+        assertThat(pair.address()).isEqualTo("postgresql://controller@db-1.example:5432,db-2.example:5433/inventory");
+        assertThat(pair.host()).as("the first").isEqualTo("db-1.example");
+        assertThat(pair.withDatabase("licences").servers()).isEqualTo(pair.servers());
+        var source = pair.driverDataSource();
+        assertThat(source.getServerNames()).containsExactly("db-1.example", "db-2.example");
+        assertThat(source.getPortNumbers()).containsExactly(5432, 5433);
+        assertThat(source.getTargetServerType()).isEqualTo("primary");
+        assertThat(source.getHostRecheckSeconds()).as("a promoted standby tried again within a second").isOne();
+        assertThatThrownBy(() -> new Endpoint(List.of(), "inventory", "controller", Secret.NONE))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
