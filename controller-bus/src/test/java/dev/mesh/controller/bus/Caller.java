@@ -29,9 +29,14 @@ final class Caller implements AutoCloseable {
     private final BlockingQueue<Delivery> replies = new LinkedBlockingQueue<>();
 
     Caller(String vhost, String user, String password) throws IOException, TimeoutException {
+        this(RabbitVhost.PORT, vhost, user, password);
+    }
+
+    /** A caller of the broker on another port of this machine: a member of a test cluster. */
+    Caller(int port, String vhost, String user, String password) throws IOException, TimeoutException {
         ConnectionFactory factory = new ConnectionFactory();
         factory.setHost(RabbitVhost.HOST);
-        factory.setPort(RabbitVhost.PORT);
+        factory.setPort(port);
         factory.setVirtualHost(vhost);
         factory.setUsername(user);
         factory.setPassword(password);

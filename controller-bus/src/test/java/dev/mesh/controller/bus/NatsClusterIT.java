@@ -107,6 +107,9 @@ class NatsClusterIT {
             events.publish("plan", Map.of("after", "the kill", "try", sent));
             event = mesh.nextMessage(Duration.ofSeconds(1));
         }
+        System.out.printf("NatsClusterIT: injected SIGKILL of nats-server %d (the controller's facts connection's); "
+                + "saw facts of round %d in the inventory, an event %s on server %d, facts connection now on %d%n",
+                factsOn, round[0], event == null ? "missing" : "received", survivor, serverOf("mesh-controller facts"));
         assertThat(event).as("an event published after the kill, on server " + survivor).isNotNull();
         assertThat(new String(event.getData(), StandardCharsets.UTF_8)).contains("\"after\":\"the kill\"");
         assertThat(serverOf("mesh-controller facts")).as("the facts connection moved to a live server")

@@ -194,6 +194,9 @@ class PgFailoverIT {
 
         List<Long> onTheNewPrimary = DSL.using(pool.dataSource(), SQLDialect.POSTGRES).select(ID).from(WRITTEN)
                 .fetch(ID);
+        System.out.printf("PgFailoverIT: injected SIGKILL of primary a under fenced writes, promoted b; saw %d writes "
+                + "acknowledged (%d before the kill), %d refused, %d rows on b, epochs %s%n", acknowledged.size(),
+                beforePromotion, refused.get(), onTheNewPrimary.size(), epochs);
         assertThat(PAIR.run("role", "b")).isEqualTo("primary");
         assertThat(onTheNewPrimary).as("every acknowledged write, on the promoted standby").containsAll(acknowledged);
         assertThat(refused.get()).as("writes refused while the primary was gone").isPositive();

@@ -1,0 +1,150 @@
+package dev.mesh.controller.bus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.rabbitmq.client.Delivery;
+import dev.mesh.controller.bus.BrokerSettings.Transport;
+import dev.mesh.controller.core.Secret;
+import dev.mesh.controller.core.settings.Variables.Address;
+import dev.mesh.controller.testing.ClusterScript;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The broker as a cluster: three RabbitMQ 3.10 nodes on this machine ({@code bin/clusters/rabbitmq}), the
+ * controller given all three addresses, the verbs queue a quorum queue with a member on each. The node that leads
+ * {@code mesh-controller.verbs} is killed (SIGKILL of its Erlang VM) while a caller sends requests with publisher
+ * confirms: every request the broker confirmed is answered, once, and what the controller answers meanwhile is an
+ * answer or {@code unavailable}.
+ */
+class BrokerClusterIT {
+
+    private static final ClusterScript CLUSTER = ClusterScript.named("rabbitmq");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String STATUS = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": "
+            + "{\"name\": \"status\", \"arguments\": {}}}";
+    /** Requests confirmed before the kill, and again after it. */
+    private static final int EACH_SIDE = 40;
+
+    private final Controllers controller = new Controllers();
+    private final String vhost = "it-cluster-" + UUID.randomUUID().toString().substring(0, 8);
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private List<Address> nodes;
+
+    @BeforeEach
+    void cluster() {
+        nodes = Arrays.stream(CLUSTER.run("up").split(",")).map(text -> new Address(text.substring(0,
+                text.lastIndexOf(':')), Integer.parseInt(text.substring(text.lastIndexOf(':') + 1)))).toList();
+        CLUSTER.run("ctl", "1", "add_vhost", vhost);
+        CLUSTER.run("ctl", "1", "set_permissions", "-p", vhost, RabbitVhost.USER, ".*", ".*", ".*");
+        controller.identity.add(RabbitVhost.USER);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable each : opened.reversed()) {
+            each.close();
+        }
+        CLUSTER.run("up");
+        CLUSTER.run("ctl", "1", "delete_vhost", vhost);
+    }
+
+    @AfterAll
+    static void down() {
+        CLUSTER.run("down");
+    }
+
+    @Test
+    void theVerbsQueuesLeaderKilled_everyConfirmedRequestIsAnsweredOnce() throws Exception {
+        // The queues declared through node 1, which then leads them; the controller and the caller on the others.
+        try (Broker declaring = Broker.connect(settings(nodes.getFirst()), "it-topology")) {
+            Topology.declare(declaring);
+        }
+        int leader = Integer.parseInt(CLUSTER.run("leader", Caller.VERBS, vhost));
+        List<Address> leaderLast = new ArrayList<>(nodes);
+        leaderLast.add(leaderLast.remove(leader - 1));
+        Broker broker = open(Broker.connect(settings(leaderLast.toArray(Address[]::new)), "it-controller"));
+        open(BrokerVerbs.start(broker, controller.verbs, controller.identity, Controllers.VERSION,
+                controller.lifecycle));
+        Caller caller = open(new Caller(leaderLast.getFirst().port(), vhost, RabbitVhost.USER, "guest"));
+        caller.channel().confirmSelect();
+
+        Set<String> confirmed = new LinkedHashSet<>();
+        int unconfirmed = 0;
+        for (int sent = 0; confirmed.size() < 2 * EACH_SIDE; sent++) {
+            if (confirmed.size() == EACH_SIDE && sent == confirmed.size() + unconfirmed) {
+                CLUSTER.run("kill", Integer.toString(leader));
+            }
+            String id = "r-" + sent;
+            caller.send(caller.request(id).correlationId(id).build(), STATUS);
+            try {
+                if (caller.channel().waitForConfirms(5_000)) {
+                    confirmed.add(id);
+                } else {
+                    unconfirmed++;
+                }
+            } catch (TimeoutException e) {
+                unconfirmed++;
+            }
+        }
+
+        Map<String, Integer> replies = new HashMap<>();
+        List<String> answers = new ArrayList<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!replies.keySet().containsAll(confirmed) && System.nanoTime() < deadline) {
+            Delivery reply = caller.poll(500);
+            if (reply != null) {
+                replies.merge(reply.getProperties().getCorrelationId(), 1, Integer::sum);
+                answers.add(outcome(reply));
+            }
+        }
+        for (Delivery late = caller.poll(1_000); late != null; late = caller.poll(500)) {
+            replies.merge(late.getProperties().getCorrelationId(), 1, Integer::sum);
+            answers.add(outcome(late));
+        }
+
+        String newLeader = CLUSTER.run("leader", Caller.VERBS, vhost);
+        System.out.printf("BrokerClusterIT: injected SIGKILL of node %d (leader of %s); saw %d requests confirmed, %d "
+                + "not confirmed, %d replies (%d answered), leader now node %s%n", leader, Caller.VERBS,
+                confirmed.size(), unconfirmed, answers.size(), answers.stream().filter("answered"::equals).count(),
+                newLeader);
+        assertThat(replies.keySet()).as("every request the broker confirmed, answered (" + unconfirmed
+                + " not confirmed while node " + leader + " was gone)").containsAll(confirmed);
+        assertThat(replies).as("no request answered twice").allSatisfy((id, count) -> assertThat(count).isOne());
+        assertThat(answers).as("answered, or refused as unavailable").allMatch(outcome -> outcome.equals("answered")
+                || outcome.equals("unavailable"));
+        assertThat(newLeader).as("a new leader").isNotEqualTo(Integer.toString(leader));
+    }
+
+    private static String outcome(Delivery reply) {
+        JsonNode body = JSON.readTree(new String(reply.getBody(), StandardCharsets.UTF_8));
+        if (body.has("result") && !body.at("/result/isError").asBoolean()) {
+            return "answered";
+        }
+        return body.at("/error/data/code").asString(body.toString());
+    }
+
+    private BrokerSettings settings(Address... addresses) {
+        return new BrokerSettings(List.of(addresses), vhost, RabbitVhost.USER, Secret.of("guest"), Transport.PLAIN);
+    }
+
+    private <T extends AutoCloseable> T open(T closeable) {
+        opened.add(closeable);
+        return closeable;
+    }
+}
