@@ -6,6 +6,8 @@ import com.rabbitmq.client.AuthenticationFailureException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.TopologyRecoveryException;
 import com.rabbitmq.client.impl.ForgivingExceptionHandler;
@@ -13,8 +15,12 @@ import dev.mesh.controller.bus.BrokerSettings.Transport;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,10 +61,61 @@ public final class Broker implements AutoCloseable {
 
     private final BrokerSettings settings;
     private final Connection connection;
+    private final AtomicLong recoveries = new AtomicLong();
+    private final List<BiConsumer<String, String>> onRecovery = new CopyOnWriteArrayList<>();
+    /** The member the connection is on: {@code host:port}, renewed at each recovery. */
+    private volatile String node;
 
     private Broker(BrokerSettings settings, Connection connection) {
         this.settings = settings;
         this.connection = connection;
+        this.node = nodeOf(connection);
+        if (connection instanceof Recoverable recoverable) {
+            recoverable.addRecoveryListener(new RecoveryListener() {
+                @Override
+                public void handleRecovery(Recoverable recovered) {
+                    recovered();
+                }
+
+                @Override
+                public void handleRecoveryStarted(Recoverable recovering) {
+                    // told when it ends
+                }
+            });
+        }
+    }
+
+    private void recovered() {
+        String from = node;
+        String to = nodeOf(connection);
+        node = to;
+        long count = recoveries.incrementAndGet();
+        LOG.warn("broker connection recovered at={} from={} to={} recoveries={}", settings.where(), from, to, count);
+        onRecovery.forEach(listener -> listener.accept(from, to));
+    }
+
+    private static String nodeOf(Connection connection) {
+        return new dev.mesh.controller.core.settings.Variables.Address(connection.getAddress().getHostAddress(),
+                connection.getPort()).text();
+    }
+
+    /** @return the broker's member the connection is on now, {@code host:port} */
+    public String node() {
+        return node;
+    }
+
+    /** @return how many times the connection was lost and made again since it was first made */
+    public long recoveries() {
+        return recoveries.get();
+    }
+
+    /**
+     * @param listener told, after each recovery of the connection, the member it was on and the one it is on now
+     *     ({@code host:port}, the same when the member came back); called on the client's recovery thread, it
+     *     must not block
+     */
+    public void onRecovery(BiConsumer<String, String> listener) {
+        onRecovery.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /**

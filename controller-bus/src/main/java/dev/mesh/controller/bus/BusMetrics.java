@@ -49,6 +49,21 @@ public final class BusMetrics {
                 () -> events.counts().published());
         byReason(registry, prefix, "events_failed_total", "Events that could not be published, by reason",
                 () -> events.counts().failed(), NatsEvents.Failure::label);
+        counter(registry, prefix, "broker_recoveries_total", "Times the broker connection was lost and made again "
+                + "(to the same member or another of the cluster)", broker::recoveries);
+        CounterWithCallback.builder().name(prefix + "nats_reconnections_total")
+                .help("Times a NATS connection was lost and made again, by connection").labelNames("connection")
+                .callback(callback -> {
+                    callback.call(facts.reconnections(), "facts");
+                    callback.call(events.reconnections(), "events");
+                }).register(registry);
+        GaugeWithCallback.builder().name(prefix + "connected_member")
+                .help("The member of its cluster each connection is on (always 1), by connection and member")
+                .labelNames("connection", "member").callback(callback -> {
+                    callback.call(1, "broker", broker.node());
+                    callback.call(1, "nats_facts", facts.server());
+                    callback.call(1, "nats_events", events.server());
+                }).register(registry);
         GaugeWithCallback.builder().name(prefix + "dead_letters")
                 .help("Messages waiting in the queue mesh-controller.dead (absent when the broker does not answer)")
                 .callback(callback -> {

@@ -33,7 +33,11 @@ public final class BusWire implements Wire {
         this.events = Objects.requireNonNull(events, "events");
     }
 
-    /** @return {@code broker}, {@code dead}, {@code facts}, {@code reports}, {@code events}, in that order */
+    /**
+     * @return {@code broker}, {@code dead}, {@code brokerNode} (the member the connection is on, {@code host:port}),
+     *     {@code brokerRecoveries}, {@code facts}, {@code reports}, {@code events} (the NATS connections' with their
+     *     {@code server} and {@code reconnections}), in that order
+     */
     @Override
     public Map<String, Object> counts() {
         Map<String, Object> counts = new LinkedHashMap<>();
@@ -46,11 +50,15 @@ public final class BusWire implements Wire {
             counts.put("broker", "unavailable: " + e.getMessage());
             counts.put("dead", null);
         }
+        counts.put("brokerNode", broker.node());
+        counts.put("brokerRecoveries", broker.recoveries());
         FactsIn.Counts in = facts.counts();
         Map<String, Object> factCounts = new LinkedHashMap<>();
         factCounts.put("received", in.received());
         factCounts.put("written", in.written());
         factCounts.put("dropped", byLabel(in.dropped(), FactsIn.Drop::label));
+        factCounts.put("server", facts.server());
+        factCounts.put("reconnections", facts.reconnections());
         counts.put("facts", factCounts);
         ReportsIn.Counts got = reports.counts();
         Map<String, Object> reportCounts = new LinkedHashMap<>();
@@ -63,6 +71,8 @@ public final class BusWire implements Wire {
         Map<String, Object> eventCounts = new LinkedHashMap<>();
         eventCounts.put("published", out.published());
         eventCounts.put("failed", byLabel(out.failed(), NatsEvents.Failure::label));
+        eventCounts.put("server", events.server());
+        eventCounts.put("reconnections", events.reconnections());
         counts.put("events", eventCounts);
         return counts;
     }

@@ -164,6 +164,16 @@ public final class FactsIn implements AutoCloseable {
         }
     }
 
+    /** @return the NATS server the connection is on now, {@code nats://host:port}; {@code ""} while on none */
+    public String server() {
+        return NatsLog.connected(connection);
+    }
+
+    /** @return how many times the connection was made again since it was first made */
+    public long reconnections() {
+        return connection.getStatistics().getReconnects();
+    }
+
     /** @return what the subscriber did so far, the writer's backlog drops included */
     public Counts counts() {
         Map<Drop, Long> now = new EnumMap<>(Drop.class);

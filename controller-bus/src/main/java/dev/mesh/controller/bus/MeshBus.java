@@ -101,6 +101,7 @@ public final class MeshBus implements AutoCloseable {
             Optional<PermissionsKeeper> keeper = settings.management().map(management -> opened.open(
                     PermissionsKeeper.start(management.permissions(broker.settings()), grants, inventory, lifecycle)));
             NatsEvents events = opened.open(NatsEvents.start(settings.nats(), lifecycle::status, clock));
+            broker.onRecovery((from, to) -> failover(events, "broker", from, to));
             BrokerDeliveries deliveries = opened.open(new BrokerDeliveries(broker));
             BrokerBuilders builders = opened.open(new BrokerBuilders(broker));
             warm(inventory, deliveries);
@@ -125,6 +126,22 @@ public final class MeshBus implements AutoCloseable {
     /** @return the events on NATS */
     public Events events() {
         return events;
+    }
+
+    /**
+     * Publishes that a connection of this controller moved to another member of its cluster, or came back to the
+     * same (the event {@value NatsEvents#FAILOVER}: {@code of}, {@code from}, {@code to}).
+     *
+     * @param of {@code broker}, {@code nats} or {@code store}
+     * @param from the member it was on, {@code host:port} or a URL
+     * @param to the member it is on now
+     */
+    public void failover(String of, String from, String to) {
+        failover(events, of, from, to);
+    }
+
+    private static void failover(Events events, String of, String from, String to) {
+        events.publish(NatsEvents.FAILOVER, Map.of("of", of, "from", from, "to", to));
     }
 
     /** Tells the permissions keeper, if any, that this controller became active. */

@@ -5,6 +5,7 @@ import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.function.BiConsumer;
 
 /**
  * Connects to NATS as every NATS client of the controller does: the settings' server and credentials, a
@@ -27,11 +28,22 @@ final class NatsConnector {
      * @return the options every controller connection has, for the caller to add its own to
      */
     static Options.Builder options(NatsSettings settings, String name) {
+        return options(settings, name, (from, to) -> { });
+    }
+
+    /**
+     * @param settings where NATS is and who the controller is on it
+     * @param name the connection's name
+     * @param moved told, after the connection was made again, the server it was on and the one it is on now (a
+     *     cluster's: another; one server's: the same, back)
+     * @return the options every controller connection has, for the caller to add its own to
+     */
+    static Options.Builder options(NatsSettings settings, String name, BiConsumer<String, String> moved) {
         Options.Builder options = new Options.Builder().server(settings.url()).connectionName(name)
                 .connectionTimeout(Duration.ofSeconds(CONNECT_TIMEOUT_SECONDS)).maxReconnects(-1)
                 .reconnectWait(Duration.ofSeconds(1));
         // The client's own default logs through java.util.logging; these go to the controller's log.
-        NatsLog log = new NatsLog(name, settings.url());
+        NatsLog log = new NatsLog(name, settings.url(), moved);
         options.errorListener(log).connectionListener(log);
         if (!settings.user().isEmpty()) {
             options.userInfo(settings.user().toCharArray(), settings.password().reveal().toCharArray());

@@ -95,6 +95,12 @@ public final class NatsEvents implements Events, AutoCloseable {
     private final OncePerMinute failureLog;
     private final Connection connection;
 
+    /**
+     * The kind of the event that says a connection of the controller moved to another member of its cluster
+     * (or came back to the same): {@code of} ({@code broker}, {@code nats}, {@code store}), {@code from}, {@code to}.
+     */
+    public static final String FAILOVER = "failover";
+
     private NatsEvents(NatsSettings settings, Supplier<Lifecycle.Status> status, Clock clock) {
         this.url = settings.url();
         this.subjectStart = settings.subjectPrefix() + "mesh.events.";
@@ -106,7 +112,9 @@ public final class NatsEvents implements Events, AutoCloseable {
         }
         // Last: the client calls the listener on its own threads, which it starts here. Discarding rather than
         // waiting up to 5 s when the outgoing queue is full: events never hold the caller.
-        this.connection = NatsConnector.connect(settings, NatsConnector.options(settings, "mesh-controller events")
+        // A move to another server of the cluster is an event of its own, published once the connection is back.
+        this.connection = NatsConnector.connect(settings, NatsConnector.options(settings, "mesh-controller events",
+                (from, to) -> publish(FAILOVER, Map.of("of", "nats", "from", from, "to", to)))
                 .discardMessagesWhenOutgoingQueueFull().errorListener(new Listener()).build());
     }
 
@@ -189,6 +197,16 @@ public final class NatsEvents implements Events, AutoCloseable {
             LOG.warn("event not published reason={} kind={} failed={} url={} error={}", reason.label(), kind, count,
                     url, error);
         }
+    }
+
+    /** @return the NATS server the connection is on now, {@code nats://host:port}; {@code ""} while on none */
+    public String server() {
+        return NatsLog.connected(connection);
+    }
+
+    /** @return how many times the connection was made again since it was first made */
+    public long reconnections() {
+        return connection.getStatistics().getReconnects();
     }
 
     /** @return what the publisher did so far */

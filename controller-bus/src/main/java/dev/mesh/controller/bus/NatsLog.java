@@ -6,6 +6,7 @@ import io.nats.client.Consumer;
 import io.nats.client.ErrorListener;
 import io.nats.client.Message;
 import java.time.Clock;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,24 +22,42 @@ final class NatsLog implements ErrorListener, ConnectionListener {
 
     private final String name;
     private final String url;
+    private final BiConsumer<String, String> moved;
     private final OncePerMinute often = new OncePerMinute(Clock.systemUTC());
+    /** The server the connection was last on, {@code nats://host:port}; {@code ""} before it connected. */
+    private volatile String server = "";
 
     /**
      * @param name the connection's name, e.g. {@code mesh-controller facts}
-     * @param url the server's address
+     * @param url the server's address, or the cluster's servers separated by commas
+     * @param moved told, after the connection was made again, the server it was on and the one it is on now
      */
-    NatsLog(String name, String url) {
+    NatsLog(String name, String url, BiConsumer<String, String> moved) {
         this.name = name;
         this.url = url;
+        this.moved = moved;
     }
 
     @Override
     public void connectionEvent(Connection connection, Events event) {
         switch (event) {
-            case DISCONNECTED -> LOG.warn("nats disconnected name=\"{}\" url={}; reconnecting every second", name, url);
-            case RECONNECTED -> LOG.info("nats reconnected name=\"{}\" url={}", name, url);
+            case CONNECTED -> server = connected(connection);
+            case DISCONNECTED -> LOG.warn("nats disconnected name=\"{}\" url={} from={}; reconnecting every second",
+                    name, url, server);
+            case RECONNECTED -> {
+                String from = server;
+                server = connected(connection);
+                LOG.info("nats reconnected name=\"{}\" url={} from={} to={}", name, url, from, server);
+                moved.accept(from, server);
+            }
             default -> LOG.debug("nats connection name=\"{}\" url={} event={}", name, url, event);
         }
+    }
+
+    /** @return the server the connection is on, {@code nats://host:port}; {@code ""} while on none */
+    static String connected(Connection connection) {
+        String at = connection.getConnectedUrl();
+        return at == null ? "" : at;
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -28,9 +29,10 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The broker as a cluster: three RabbitMQ 3.10 nodes on this machine ({@code bin/clusters/rabbitmq}), the
  * controller given all three addresses, the verbs queue a quorum queue with a member on each. The node that leads
- * {@code mesh-controller.verbs} is killed (SIGKILL of its Erlang VM) while a caller sends requests with publisher
- * confirms: every request the broker confirmed is answered, once, and what the controller answers meanwhile is an
- * answer or {@code unavailable}.
+ * {@code mesh-controller.verbs} is killed (SIGKILL of its Erlang VM), and the node the controller is connected to,
+ * while a caller on another node sends requests with publisher confirms: every request the broker confirmed is
+ * answered, and what the controller answers meanwhile is an answer or {@code unavailable}; with the leader killed
+ * under a controller on another node, each is answered once.
  */
 class BrokerClusterIT {
 
@@ -79,16 +81,71 @@ class BrokerClusterIT {
         List<Address> leaderLast = new ArrayList<>(nodes);
         leaderLast.add(leaderLast.remove(leader - 1));
         Broker broker = open(Broker.connect(settings(leaderLast.toArray(Address[]::new)), "it-controller"));
-        open(BrokerVerbs.start(broker, controller.verbs, controller.identity, Controllers.VERSION,
-                controller.lifecycle));
+        serve(broker);
         Caller caller = open(new Caller(leaderLast.getFirst().port(), vhost, RabbitVhost.USER, "guest"));
-        caller.channel().confirmSelect();
 
+        Load load = load(caller, () -> CLUSTER.run("kill", Integer.toString(leader)));
+
+        String newLeader = CLUSTER.run("leader", Caller.VERBS, vhost);
+        System.out.printf("BrokerClusterIT: injected SIGKILL of node %d (leader of %s); saw %s, leader now node %s%n",
+                leader, Caller.VERBS, load, newLeader);
+        assertThat(load.replies().keySet()).as("every request the broker confirmed, answered")
+                .containsAll(load.confirmed());
+        assertThat(load.replies()).as("no request answered twice").allSatisfy((id, count) -> assertThat(count)
+                .isOne());
+        assertThat(load.outcomes()).as("answered, or refused as unavailable").allMatch(outcome -> outcome.equals(
+                "answered") || outcome.equals("unavailable"));
+        assertThat(newLeader).as("a new leader").isNotEqualTo(Integer.toString(leader));
+        assertThat(broker.recoveries()).as("the controller's connection, on another node, never lost").isZero();
+    }
+
+    @Test
+    void theNodeTheControllerIsOnKilled_itsConnectionMovesToAnother_andEveryConfirmedRequestIsAnswered()
+            throws Exception {
+        Broker broker = open(Broker.connect(settings(nodes.toArray(Address[]::new)), "it-controller"));
+        Topology.declare(broker);
+        List<String> moves = new CopyOnWriteArrayList<>();
+        broker.onRecovery((from, to) -> moves.add(from + " -> " + to));
+        String before = broker.node();
+        int victim = nodes.stream().map(Address::text).toList().indexOf(before) + 1;
+        serve(broker);
+        Caller caller = open(new Caller(nodes.get(victim % 3).port(), vhost, RabbitVhost.USER, "guest"));
+
+        Load load = load(caller, () -> CLUSTER.run("kill", Integer.toString(victim)));
+
+        System.out.printf("BrokerClusterIT: injected SIGKILL of node %d (the controller's, leader of %s); saw %s, the "
+                + "controller's connection moved %s%n", victim, Caller.VERBS, load, moves);
+        assertThat(load.replies().keySet()).as("every request the broker confirmed, answered")
+                .containsAll(load.confirmed());
+        assertThat(load.outcomes()).as("answered, or refused as unavailable").allMatch(outcome -> outcome.equals(
+                "answered") || outcome.equals("unavailable"));
+        assertThat(broker.node()).as("status: the member it is on now").isNotEqualTo(before);
+        assertThat(broker.recoveries()).as("status and /metrics: one recovery").isOne();
+        assertThat(moves).as("the failover, told once").containsExactly(before + " -> " + broker.node());
+    }
+
+    /** What a caller sent and got back: the requests the broker confirmed, the replies by correlation id. */
+    private record Load(Set<String> confirmed, int unconfirmed, Map<String, Integer> replies, List<String> outcomes) {
+        @Override
+        public String toString() {
+            return confirmed.size() + " requests confirmed, " + unconfirmed + " not confirmed, " + outcomes.size()
+                    + " replies (" + outcomes.stream().filter("answered"::equals).count() + " answered, "
+                    + replies.values().stream().filter(count -> count > 1).count() + " requests answered twice)";
+        }
+    }
+
+    /**
+     * Sends {@code status} requests with publisher confirms, one at a time, {@value #EACH_SIDE} confirmed before the
+     * fault and as many after it; then reads the replies until every confirmed request has one (30 s at most), and
+     * a second more for any late or second reply.
+     */
+    private static Load load(Caller caller, Runnable fault) throws Exception {
+        caller.channel().confirmSelect();
         Set<String> confirmed = new LinkedHashSet<>();
         int unconfirmed = 0;
         for (int sent = 0; confirmed.size() < 2 * EACH_SIDE; sent++) {
             if (confirmed.size() == EACH_SIDE && sent == confirmed.size() + unconfirmed) {
-                CLUSTER.run("kill", Integer.toString(leader));
+                fault.run();
             }
             String id = "r-" + sent;
             caller.send(caller.request(id).correlationId(id).build(), STATUS);
@@ -102,33 +159,26 @@ class BrokerClusterIT {
                 unconfirmed++;
             }
         }
-
         Map<String, Integer> replies = new HashMap<>();
-        List<String> answers = new ArrayList<>();
+        List<String> outcomes = new ArrayList<>();
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (!replies.keySet().containsAll(confirmed) && System.nanoTime() < deadline) {
             Delivery reply = caller.poll(500);
             if (reply != null) {
                 replies.merge(reply.getProperties().getCorrelationId(), 1, Integer::sum);
-                answers.add(outcome(reply));
+                outcomes.add(outcome(reply));
             }
         }
         for (Delivery late = caller.poll(1_000); late != null; late = caller.poll(500)) {
             replies.merge(late.getProperties().getCorrelationId(), 1, Integer::sum);
-            answers.add(outcome(late));
+            outcomes.add(outcome(late));
         }
+        return new Load(confirmed, unconfirmed, replies, outcomes);
+    }
 
-        String newLeader = CLUSTER.run("leader", Caller.VERBS, vhost);
-        System.out.printf("BrokerClusterIT: injected SIGKILL of node %d (leader of %s); saw %d requests confirmed, %d "
-                + "not confirmed, %d replies (%d answered), leader now node %s%n", leader, Caller.VERBS,
-                confirmed.size(), unconfirmed, answers.size(), answers.stream().filter("answered"::equals).count(),
-                newLeader);
-        assertThat(replies.keySet()).as("every request the broker confirmed, answered (" + unconfirmed
-                + " not confirmed while node " + leader + " was gone)").containsAll(confirmed);
-        assertThat(replies).as("no request answered twice").allSatisfy((id, count) -> assertThat(count).isOne());
-        assertThat(answers).as("answered, or refused as unavailable").allMatch(outcome -> outcome.equals("answered")
-                || outcome.equals("unavailable"));
-        assertThat(newLeader).as("a new leader").isNotEqualTo(Integer.toString(leader));
+    private void serve(Broker broker) {
+        open(BrokerVerbs.start(broker, controller.verbs, controller.identity, Controllers.VERSION,
+                controller.lifecycle));
     }
 
     private static String outcome(Delivery reply) {

@@ -77,7 +77,8 @@ final class ReadCommands {
 
         /**
          * The bus's parts, {@code ; } between them: a count as {@code 1 dead}, a text as {@code broker ok},
-         * a group as {@code facts 10 received, 10 written, 0 dropped} — counts by reason summed.
+         * a group as {@code facts 10 received, 10 written, 0 dropped, server nats://127.0.0.1:4222} — counts by
+         * reason summed, a text or a yes/no after its name.
          */
         private static String bus(JsonNode bus) {
             List<String> parts = new ArrayList<>();
@@ -85,7 +86,9 @@ final class ReadCommands {
                 JsonNode value = part.getValue();
                 if (value.isObject()) {
                     List<String> counts = new ArrayList<>();
-                    value.properties().forEach(count -> counts.add(total(count.getValue()) + " " + count.getKey()));
+                    value.properties().forEach(count -> counts.add(count.getValue().isString()
+                            || count.getValue().isBoolean() ? count.getKey() + " " + count.getValue().asString()
+                            : total(count.getValue()) + " " + count.getKey()));
                     parts.add(part.getKey() + " " + String.join(", ", counts));
                 } else if (value.isNumber()) {
                     parts.add(value.asLong() + " " + part.getKey());

@@ -79,17 +79,25 @@ class ClientCommandsTest {
             facts.put("received", 10);
             facts.put("written", 9);
             facts.put("dropped", Map.of("unreadable", 1, "node-mismatch", 0));
+            facts.put("server", "nats://127.0.0.1:4232");
+            Map<String, Object> store = new LinkedHashMap<>();
+            store.put("primary", "127.0.0.1:5442");
+            store.put("synchronous", true);
             Map<String, Object> bus = new LinkedHashMap<>();
             bus.put("broker", "ok");
             bus.put("dead", 2);
+            bus.put("brokerNode", "127.0.0.1:5682");
             bus.put("facts", facts);
+            bus.put("store", store);
             return bus;
         });
 
         CommandRun run = controller.run("status");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.lines()).last().isEqualTo("bus: broker ok; 2 dead; facts 10 received, 9 written, 1 dropped");
+        assertThat(run.lines()).last().isEqualTo("bus: broker ok; 2 dead; brokerNode 127.0.0.1:5682; facts 10 "
+                + "received, 9 written, 1 dropped, server nats://127.0.0.1:4232; store primary 127.0.0.1:5442, "
+                + "synchronous true");
         assertThat(json(controller.run("status", "--json")).at("/bus/facts/dropped/unreadable").asInt()).isEqualTo(1);
     }
 

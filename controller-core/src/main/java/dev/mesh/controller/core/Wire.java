@@ -1,6 +1,9 @@
 package dev.mesh.controller.core;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * What the transports under the controller counted, for {@code status} (docs/design.md section 8: dead
@@ -25,4 +28,20 @@ public interface Wire {
      *     to be shown; empty for nothing to count
      */
     Map<String, Object> counts();
+
+    /**
+     * @param name the entry's name, after this wire's own
+     * @param value read with the counts, a JSON-able value
+     * @return this wire's counts and one more entry: what another part of the controller tells (the store's
+     *     primary, say) beside the transports
+     */
+    default Wire with(String name, Supplier<Object> value) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(value, "value");
+        return () -> {
+            Map<String, Object> counts = new LinkedHashMap<>(counts());
+            counts.put(name, value.get());
+            return counts;
+        };
+    }
 }

@@ -125,13 +125,15 @@ final class MeshController implements AutoCloseable {
                 bus.events().publish(kind, payload);
                 executor.changed();
             };
+            store.lock().onFailover((from, to) -> bus.failover("store", from, to));
             // Reports and facts in before the verbs: status's bus counts them (BusWire), and neither needs a verb.
             // Facts only from a known principal or a node the inventory holds (docs/security.md).
             KnownNodes known = opened.open(KnownNodes.start(principals, store.inventory()));
             BusWire wire = bus.listen(identity, executor::record, known, store.inventory(), metrics.registry(),
                     PrometheusMetrics.PREFIX);
             Assembly assembly = opened.open(Assembly.of(new Verbs.Ports(store.inventory(), store.licences(),
-                    lifecycle, events, store.requests(), Layout.DEFAULT, clock, wire, metrics), identity,
+                    lifecycle, events, store.requests(), Layout.DEFAULT, clock, wire.with("store",
+                    store.lock()::primary), metrics), identity,
                     JarVersion.version()));
             assembly.renewStatus(Assembly.STATUS_EVERY);
             opened.open(LeaseRenewal.start(lifecycle, timings.leaseRenewal(),

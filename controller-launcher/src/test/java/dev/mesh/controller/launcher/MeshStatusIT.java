@@ -78,6 +78,13 @@ class MeshStatusIT {
         assertThat(before.at("/bus/reports/rejected/no-user-id").asLong()).isZero();
         assertThat(before.at("/bus/facts/received").isIntegralNumber()).isTrue();
         assertThat(before.at("/bus/events/failed").isObject()).isTrue();
+        // Which member of each cluster the connections are on: here one broker, one NATS, one PostgreSQL.
+        assertThat(before.at("/bus/brokerNode").asString()).isEqualTo("127.0.0.1:5672");
+        assertThat(before.at("/bus/brokerRecoveries").asLong()).isZero();
+        assertThat(before.at("/bus/facts/server").asString()).isEqualTo("nats://127.0.0.1:4222");
+        assertThat(before.at("/bus/events/reconnections").asLong()).isZero();
+        assertThat(before.at("/bus/store/primary").asString()).endsWith(":5432");
+        assertThat(before.at("/bus/store/synchronous").asBoolean()).isFalse();
 
         vhost.python("channel.basic_publish('', 'mesh-controller.reports', b'{\"kind\": \"applied\"}', "
                 + "pika.BasicProperties(delivery_mode=2))");

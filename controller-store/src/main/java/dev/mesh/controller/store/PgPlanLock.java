@@ -7,11 +7,15 @@ import dev.mesh.controller.core.Tenure;
 import dev.mesh.controller.core.VerbException;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jooq.SQLDialect;
@@ -73,6 +77,9 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     private volatile boolean closed;
     /** The last unsafe replication {@link #say} logged, so that a new session in the same state says nothing. */
     private Replication said;
+    /** What the last session opened found: the primary it is on; {@code null} before the first. */
+    private volatile Replication seen;
+    private final List<BiConsumer<String, String>> onFailover = new CopyOnWriteArrayList<>();
 
     private PgPlanLock(Endpoint endpoint, DataSource inventory, String holder, Duration wait, Duration lease) {
         this.endpoint = endpoint;
@@ -377,6 +384,25 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         return now;
     }
 
+    /**
+     * @param listener told, when the lock's session opens on another server than the last one did (the store
+     *     failed over to its standby), the server it was on and the one it is on now, {@code host:port}; called
+     *     while this process's turn at the lock is held, it must not block
+     */
+    public void onFailover(BiConsumer<String, String> listener) {
+        onFailover.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * @return for {@code status}: {@code primary} (the server the lock's last session was on, {@code host:port},
+     *     {@code ""} before the first), {@code synchronous} (whether its commits wait for a standby) and
+     *     {@code standbys} (how many stream from it)
+     */
+    public Map<String, Object> primary() {
+        Replication now = seen;
+        return now == null ? Map.of("primary", "") : now.shown();
+    }
+
     /** @return what the primary said of its standbys when the lock's current session opened; empty without one */
     Optional<Replication> replication() {
         turn.lock();
@@ -544,7 +570,15 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     private LockSession session() throws SQLException {
         if (session == null) {
             session = LockSession.open(endpoint, holder, wait);
-            say(session.replication());
+            Replication now = session.replication();
+            Replication before = seen;
+            seen = now;
+            if (before != null && !before.server().equals(now.server())) {
+                LOG.warn("store primary changed database=inventory from={} to={} holder={}", before.server(),
+                        now.server(), holder);
+                onFailover.forEach(listener -> listener.accept(before.server(), now.server()));
+            }
+            say(now);
         }
         return session;
     }

@@ -1,5 +1,8 @@
 package dev.mesh.controller.store;
 
+import dev.mesh.controller.core.settings.Variables.Address;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import org.jooq.DSLContext;
 
@@ -14,8 +17,10 @@ import org.jooq.DSLContext;
  * @param commit this session's {@code synchronous_commit}: {@code on}, {@code remote_apply}, {@code remote_write},
  *     {@code local} or {@code off}
  * @param standbys how many standbys stream from the primary now ({@code pg_stat_replication})
+ * @param server the primary the session is on, {@code host:port} as the server sees it ({@code inet_server_addr},
+ *     {@code inet_server_port}); {@code ""} on a Unix socket
  */
-record Replication(String standbyNames, String commit, long standbys) {
+record Replication(String standbyNames, String commit, long standbys, String server) {
 
     /** The settings of {@code synchronous_commit} under which a commit does not wait for any standby. */
     private static final Set<String> LOCAL = Set.of("local", "off");
@@ -23,10 +28,11 @@ record Replication(String standbyNames, String commit, long standbys) {
     /** @return what the server says, on {@code db}'s session */
     static Replication read(DSLContext db) {
         var row = db.resultQuery("SELECT current_setting('synchronous_standby_names'), "
-                + "current_setting('synchronous_commit'), (SELECT count(*) FROM pg_catalog.pg_stat_replication)")
-                .fetchSingle();
+                + "current_setting('synchronous_commit'), (SELECT count(*) FROM pg_catalog.pg_stat_replication), "
+                + "host(inet_server_addr()), inet_server_port()").fetchSingle();
+        String host = row.get(3, String.class);
         return new Replication(row.get(0, String.class).strip(), row.get(1, String.class),
-                row.get(2, Long.class));
+                row.get(2, Long.class), host == null ? "" : new Address(host, row.get(4, Integer.class)).text());
     }
 
     /** @return whether a commit at this session's setting waits until a standby has it */
@@ -46,6 +52,15 @@ record Replication(String standbyNames, String commit, long standbys) {
      */
     boolean unsafeFor(Endpoint endpoint) {
         return (endpoint.servers().size() > 1 || standbys > 0) && !synchronous();
+    }
+
+    /** @return what {@code status} shows: {@code primary}, {@code synchronous}, {@code standbys} */
+    Map<String, Object> shown() {
+        Map<String, Object> shown = new LinkedHashMap<>();
+        shown.put("primary", server);
+        shown.put("synchronous", synchronous());
+        shown.put("standbys", standbys);
+        return shown;
     }
 
     /** @return the settings, for a log line, e.g. {@code synchronous_standby_names="" synchronous_commit=on standbys=1} */

@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -159,7 +160,13 @@ class PgFailoverIT {
         DSL.using(pool.dataSource(), SQLDialect.POSTGRES).createTable(WRITTEN)
                 .column(ID.getName(), SQLDataType.BIGINT.notNull()).primaryKey(ID.getName()).execute();
         PgPlanLock lock = lock(inventory, "ctl-a");
+        List<String> failovers = new CopyOnWriteArrayList<>();
+        lock.onFailover((from, to) -> failovers.add(from + " -> " + to));
         List<Long> epochs = new ArrayList<>(List.of(lock.acquire().epoch()));
+        String servers = inventory.servers().stream().map(Variables.Address::text).reduce((a, b) -> a + "," + b)
+                .orElseThrow();
+        assertThat(lock.primary()).containsEntry("primary", servers.split(",")[0]).containsEntry("synchronous", true)
+                .containsEntry("standbys", 1L);
         FencedWrites writes = new FencedWrites(pool.dataSource(), lock);
         Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
         AtomicLong refused = new AtomicLong();
@@ -204,6 +211,9 @@ class PgFailoverIT {
             assertThat(epochs).as("the lock, taken again on the new primary, with a new epoch").hasSize(2)
                     .doesNotHaveDuplicates().isSorted();
         }
+        assertThat(failovers).as("the failover, told once").containsExactly(servers.replace(",", " -> "));
+        assertThat(lock.primary()).as("status: the new primary, alone").containsEntry("primary",
+                servers.split(",")[1]).containsEntry("synchronous", false).containsEntry("standbys", 0L);
     }
 
     /** Makes the pair afresh and an {@code inventory} database on it, migrated; reached through both servers. */
