@@ -79,6 +79,27 @@ public final class ClusterScript {
         }
     }
 
+    /**
+     * Starts the script and does not wait for it: for a {@code down} at the end of a test class, which takes seconds
+     * that no test needs to wait for (the scripts take one command that changes a cluster at a time, so a later
+     * {@code up} waits for it). What it prints goes to a file in the temporary directory, named in the test's output.
+     *
+     * @param arguments the subcommand and its arguments
+     */
+    public void launch(String... arguments) {
+        List<String> command = new ArrayList<>();
+        command.add(script.toString());
+        command.addAll(List.of(arguments));
+        try {
+            File log = File.createTempFile("mesh-cluster-" + script.getFileName() + "-", ".log");
+            new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .redirectErrorStream(true).redirectOutput(log).start();
+            System.out.println("started " + String.join(" ", command) + " in the background; its output: " + log);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not run " + String.join(" ", command), e);
+        }
+    }
+
     private static String read(InputStream stream) {
         try (stream) {
             return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
