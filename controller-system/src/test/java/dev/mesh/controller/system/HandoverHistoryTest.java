@@ -100,13 +100,15 @@ class HandoverHistoryTest {
     }
 
     @Test
-    void anEventUnderAnOlderEpochAfterANewerOne_isStale_anotherMeshsEventsAreNotTheRuns() {
+    void anEventUnderAnOlderEpochAfterANewerOne_isStale_butAFailover_anotherMeshsEventsAreNotTheRuns() {
         List<Event> events = List.of(new Event(1, "handover", 1, "a:1"), new Event(2, "handover", 2, "b:2"),
-                new Event(3, "plan", 1, "a:1"), new Event(4, "plan", 1, "elsewhere:9"));
+                new Event(3, "plan", 1, "a:1"), new Event(4, "plan", 1, "elsewhere:9"),
+                new Event(5, "failover", 1, "a:1"));
 
         Verdict verdict = judge(events, List.of(), 10, 10);
 
-        assertThat(verdict.staleEvents()).isEqualTo(1);
+        assertThat(verdict.staleEvents()).as("a:1's plan event; not its failover, which claims nothing of the plan")
+                .isEqualTo(1);
         assertThat(verdict.overlappingEpochs()).as("epoch 1: a:1 only; elsewhere:9 is not the run's").isEmpty();
     }
 }
