@@ -39,8 +39,9 @@ import tools.jackson.databind.json.JsonMapper;
  * The mesh's controller as {@code serve} runs it, from the environment its manifest gives it, on the
  * local PostgreSQL (three databases of its own), RabbitMQ (a virtual host of its own) and NATS, with
  * three simulated hosts and a simulated builder speaking the wire contract: push and assign the example
- * mesh over the broker, and the builds are ordered, the declarations arrive in the order the requires
- * demand, the hosts' reports acknowledge them and the plan has no changes left. A client in Python
+ * mesh over the broker, and the builds are ordered, the declarations arrive (each waiting for what it
+ * requires: the executor's rule, ExecutionTest's to check), the hosts' reports acknowledge them and the plan has
+ * no changes left. A client in Python
  * calls a verb over the broker. The controller runs in this JVM (the process form is the bundle's).
  */
 class MeshServeIT {
@@ -115,7 +116,7 @@ class MeshServeIT {
     }
 
     @Test
-    void exampleMesh_builtDeliveredInRequiresOrder_acknowledged_noChangesLeft_andPythonIsAnswered() throws Exception {
+    void exampleMesh_builtDelivered_acknowledged_noChangesLeft_andPythonIsAnswered() throws Exception {
         try (Stream<Path> files = Files.list(Path.of("../examples/modules"))) {
             for (Path file : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
                 JsonNode pushed = call("push", Map.of("manifest", Files.readString(file)));
@@ -143,11 +144,14 @@ class MeshServeIT {
         JsonNode plan = call("plan", Map.of()).path("structuredContent");
         assertThat(plan.path("text").asString()).contains("No changes");
         JsonNode rollouts = plan.path("rollouts");
-        Instant beta = delivered(rollouts, "beta");
-        Instant alpha = delivered(rollouts, "alpha");
-        Instant gamma = delivered(rollouts, "gamma");
-        assertThat(beta).as("the broker's host before the store's").isBefore(alpha);
-        assertThat(alpha).as("the store's host before the controller's").isBefore(gamma);
+        // Each node delivered to. Not in which order their last revisions went: each assign gives a node a new
+        // revision, and whether the broker host's last one goes out before the store host's depends on how the
+        // seven assigns fall between the executor's rounds (in one round, nodes go in name order), which a loaded
+        // machine changes (it failed that way twice on 2026-12-06). The order the requires demand is
+        // ExecutionTest's (core): a declaration waits for the processes it requires to be healthy.
+        for (String node : List.of("alpha", "beta", "gamma")) {
+            assertThat(delivered(rollouts, node)).isBefore(Instant.now());
+        }
         for (String node : nodes.values()) {
             assertThat(rollouts.path(node).path("acknowledged").asString()).isEqualTo(rollouts.path(node)
                     .path("target").asString());
