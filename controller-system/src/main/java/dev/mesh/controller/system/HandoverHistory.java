@@ -28,7 +28,8 @@ import java.util.TreeSet;
  *   <li><b>stale events</b>: an event published under an epoch older than one heard before it; but a
  *   {@code failover} (a connection of one controller moved to another member of its cluster), which any role
  *   publishes about itself and claims nothing of the plan: a controller thawed after SIGSTOP tells its broker
- *   connection's recovery under the epoch it still believes its own (docs/design.md section 8).</li>
+ *   connection's recovery under the epoch it still believes its own, a standby under the epoch it last read
+ *   (docs/design.md section 8); nor does a {@code failover} count as acting under an epoch.</li>
  * </ul>
  */
 final class HandoverHistory {
@@ -145,7 +146,10 @@ final class HandoverHistory {
             if (!instances.contains(event.instance())) {
                 continue; // another mesh's controller on the same NATS (events carry no mesh name)
             }
-            if (event.epoch() < heardHighest && !FAILOVER.equals(event.kind())) {
+            if (FAILOVER.equals(event.kind())) {
+                continue; // about one controller's connection, under the epoch it knows: no claim on the plan
+            }
+            if (event.epoch() < heardHighest) {
                 staleEvents++;
             }
             heardHighest = Math.max(heardHighest, event.epoch());

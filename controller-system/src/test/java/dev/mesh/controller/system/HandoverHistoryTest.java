@@ -109,6 +109,9 @@ class HandoverHistoryTest {
 
         assertThat(verdict.staleEvents()).as("a:1's plan event; not its failover, which claims nothing of the plan")
                 .isEqualTo(1);
+        assertThat(judge(List.of(new Event(1, "handover", 2, "b:2"), new Event(2, "failover", 2, "a:1")), List.of(),
+                10, 10).overlappingEpochs()).as("a standby's failover under the epoch it read: not acting under it")
+                .isEmpty();
         assertThat(verdict.overlappingEpochs()).as("epoch 1: a:1 only; elsewhere:9 is not the run's").isEmpty();
     }
 }
