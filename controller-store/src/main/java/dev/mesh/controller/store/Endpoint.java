@@ -45,11 +45,8 @@ public record Endpoint(List<Address> servers, String database, String user, Secr
             if (server.port() < 1 || server.port() > 65535) {
                 throw new IllegalArgumentException("port " + server.port() + " is not between 1 and 65535");
             }
-            if (server.host().isEmpty()) {
-                throw new IllegalArgumentException("host, database and user must not be empty");
-            }
         }
-        if (database.isEmpty() || user.isEmpty()) {
+        if (servers.stream().anyMatch(server -> server.host().isEmpty()) || database.isEmpty() || user.isEmpty()) {
             throw new IllegalArgumentException("host, database and user must not be empty");
         }
     }
