@@ -3,11 +3,13 @@ package dev.mesh.controller.bench;
 import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.plan.IncrementalPlanner;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.Scope;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -74,6 +76,26 @@ final class SyntheticMesh {
      */
     static Mesh withSeatHolderMoved(Mesh mesh) {
         return moved(mesh, m -> m.claims().stream().anyMatch(c -> c.scope() == Scope.MESH));
+    }
+
+    /** @return what changed from {@code before} to {@code after}: their assignments' difference, counting repeats */
+    static IncrementalPlanner.Delta delta(Mesh before, Mesh after) {
+        Map<Assignment, Integer> count = new HashMap<>();
+        before.assignments().forEach(a -> count.merge(a, 1, Integer::sum));
+        List<Assignment> added = new ArrayList<>();
+        for (Assignment assignment : after.assignments()) {
+            if (count.merge(assignment, -1, Integer::sum) < 0) {
+                added.add(assignment);
+                count.merge(assignment, 1, Integer::sum);
+            }
+        }
+        List<Assignment> removed = new ArrayList<>();
+        count.forEach((assignment, left) -> {
+            for (int i = 0; i < left; i++) {
+                removed.add(assignment);
+            }
+        });
+        return new IncrementalPlanner.Delta(removed, added, Set.of());
     }
 
     private static Mesh moved(Mesh mesh, Predicate<Manifest> which) {

@@ -1,5 +1,6 @@
 package dev.mesh.controller.core;
 
+import dev.mesh.controller.core.plan.internal.ChunkedList;
 import dev.mesh.controller.manifest.Problem;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +16,12 @@ import java.util.Map;
 public record Composition(List<Declaration> declarations, List<Problem> problems,
         Map<String, List<Problem>> blocked) {
 
-    /** Copies the parts. */
+    /**
+     * Copies the parts; the declarations an {@code IncrementalPlanner} hands over are unmodifiable
+     * already, and share all but their changed chunks with the previous plan's ({@link ChunkedList}).
+     */
     public Composition {
-        declarations = List.copyOf(declarations);
+        declarations = declarations instanceof ChunkedList<Declaration> ? declarations : List.copyOf(declarations);
         problems = List.copyOf(problems);
         blocked = Map.copyOf(blocked);
     }

@@ -1,5 +1,6 @@
 package dev.mesh.controller.core;
 
+import dev.mesh.controller.core.plan.internal.PlanInputs;
 import dev.mesh.controller.manifest.Manifest;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +29,12 @@ public record Plan(int format, Map<String, String> inputs, List<Change> changes,
     public static final List<String> ACTIONS = List.of("create", "update", "prepare", "start", "restart", "stop",
             "remove");
 
-    /** Checks and copies the parts. */
+    /**
+     * Checks and copies the parts; the inputs an {@code IncrementalPlanner} made are immutable
+     * already, and shared between its plans rather than copied ({@link PlanInputs}).
+     */
     public Plan {
-        inputs = Map.copyOf(inputs);
+        inputs = inputs instanceof PlanInputs ? inputs : Map.copyOf(inputs);
         changes = List.copyOf(changes);
         builds = List.copyOf(builds);
         orphans = List.copyOf(orphans);

@@ -13,12 +13,15 @@ import dev.mesh.controller.core.compose.internal.MeshDigest;
 import dev.mesh.controller.core.compose.internal.NodeComposer;
 import dev.mesh.controller.core.compose.internal.NodeDeclaration;
 import dev.mesh.controller.core.plan.internal.AssignmentDelta;
+import dev.mesh.controller.core.plan.internal.ChunkedList;
 import dev.mesh.controller.core.plan.internal.NodeChanges;
+import dev.mesh.controller.core.plan.internal.PlanInputs;
 import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
 import dev.mesh.controller.manifest.Problem;
 import dev.mesh.controller.manifest.SeatHolder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -27,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SortedSet;
+import java.util.TreeMap;
 
 /**
  * Plans a mesh again and again, as a controller does after each change of its inputs: every call
@@ -43,15 +47,54 @@ import java.util.SortedSet;
  * canonical bytes, so an acknowledged declaration must carry the revision composition gave it (as
  * every declaration a node acknowledges does).
  *
- * <p>A change of the nodes, the manifests, the layout or the builds regroups every assignment and checks every
- * node's inputs (still recomposing only the nodes whose inputs changed); a change of assignments
- * alone costs one pass over the assignment lists (comparing them in order), the recomposed nodes,
- * one hash of the mesh's inputs, and work per changed node.
+ * <p>What a plan is assembled from is kept between calls too: the declarations in node order, the
+ * nodes that have changes, the nodes with problems, the acknowledged revisions of the plan's
+ * inputs ({@link PlanInputs}) and the mesh digest's buckets; a call updates them for the nodes it
+ * touched. So a call costs work per node touched, not per node of the mesh — provided it can find
+ * the touched nodes without visiting every node:
+ * <ul>
+ *   <li>told what changed ({@link #plan(Mesh, Map, Map, Delta)}): the assignments taken out and put
+ *       in, and the nodes whose acknowledged declaration changed, as a caller that holds the mesh in
+ *       memory knows them;
+ *   <li>else it compares: the assignment lists in one pass of reference comparisons
+ *       ({@link AssignmentDelta}), and each node's acknowledged declaration with the one of the
+ *       previous call by reference — unless the map is the previous call's own and unmodifiable
+ *       ({@link Map#of}, {@link Map#copyOf}), which cannot have changed.
+ * </ul>
+ * A change of the nodes, the manifests, the layout or the builds regroups every assignment and
+ * checks every node's inputs (still recomposing only the nodes whose inputs changed).
  *
  * <p>Thread-safe: calls are serialized. It holds the previous mesh and, per node, one composition
  * and one set of changes. A call that fails leaves it to start over from the next mesh.
  */
 public final class IncrementalPlanner {
+
+    /**
+     * What changed since the previous call, as a caller that keeps the mesh knows it: {@code mesh}'s
+     * assignments are the previous call's without {@code removed} and with {@code added} (counting
+     * repeats), and the acknowledged declarations differ from the previous call's at most for the
+     * nodes named in {@code acknowledged}. The planner trusts it; it checks only what costs nothing
+     * (the nodes, manifests and layout the same instances, the builds equal, the number of
+     * assignments), and compares instead when one of those does not hold.
+     *
+     * @param removed assignments taken out
+     * @param added assignments put in
+     * @param acknowledged the nodes whose acknowledged declaration was recorded, replaced or dropped
+     */
+    public record Delta(List<Assignment> removed, List<Assignment> added, Set<String> acknowledged) {
+
+        /** Copies the parts. */
+        public Delta {
+            removed = List.copyOf(removed);
+            added = List.copyOf(added);
+            acknowledged = Set.copyOf(acknowledged);
+        }
+
+        /** @return the same change undone: what was added removed, and the other way round */
+        public Delta inverse() {
+            return new Delta(added, removed, acknowledged);
+        }
+    }
 
     /** What a node's composition is a function of (see {@link NodeDeclaration#compose}). */
     private record NodeInputs(Node node, List<Manifest> manifests, Map<String, SeatHolder> holders,
@@ -59,12 +102,13 @@ public final class IncrementalPlanner {
     }
 
     /**
-     * What is remembered of one node: its composition, its last changes with their key, and the
-     * acknowledged declaration of the last call with its entry in the plan's inputs.
+     * What is remembered of one node: its place in name order, its composition, its last changes
+     * with their key, and the acknowledged declaration of the last call.
      */
     private static final class Remembered {
         private final String name;
         private final String inputKey;
+        private int at;
         private NodeInputs inputs;
         private NodeDeclaration.Composed composed;
         /** The revisions the changes are for: acknowledged (or null), declared. */
@@ -77,9 +121,8 @@ public final class IncrementalPlanner {
          */
         private Declaration acknowledgedSeen;
         private Declaration declaredSeen;
-        /** {@code acknowledged/NODE} and the revision of {@link #inputFor}. */
-        private Map.Entry<String, String> input;
-        private Declaration inputFor;
+        /** The acknowledged declaration of the last call, whether or not the node composed. */
+        private Declaration acknowledgedNow;
 
         private Remembered(String name) {
             this.name = name;
@@ -94,10 +137,12 @@ public final class IncrementalPlanner {
     /** Module name → the builds done of its artifacts, in the order of its manifest. */
     private final Map<String, List<Built>> moduleBuilds = new HashMap<>();
     private Map<String, Manifest> modules = Map.of();
+    /** The modules' slug conflicts, found when the modules change. */
+    private List<Problem> slugConflicts = List.of();
     private Map<String, Node> nodes = Map.of();
     private List<Node> inNameOrder = List.of();
     /** What is remembered of each node of {@link #inNameOrder}, in that order; null after a regroup. */
-    private List<Remembered> inOrder;
+    private Remembered[] inOrder;
     /** Module name → the seats its templates reference. */
     private final Map<String, SortedSet<String>> requirements = new HashMap<>();
     /** Node name, as assignments name it → its modules, sorted, each as often as it is assigned. */
@@ -109,6 +154,23 @@ public final class IncrementalPlanner {
     private final Map<String, Remembered> remembered = new HashMap<>();
     private NodeComposer composer;
     private NodeChanges.Reasons reasons = new NodeChanges.Reasons();
+    /** The acknowledged declarations of the last call that completed. */
+    private Map<String, Declaration> acknowledgedBefore;
+    /** Each node's declaration, in name order; null for a node that did not compose. */
+    private ChunkedList.Builder<Declaration> declared = new ChunkedList.Builder<>(0);
+    /** The declarations handed to the last plan, while no node's declaration changed; else null. */
+    private List<Declaration> declarations;
+    /** The nodes whose changes are not empty, by name: what a plan is assembled from. */
+    private final TreeMap<String, NodeChanges> pending = new TreeMap<>();
+    /** The nodes whose composition found problems; those of them without a declaration. */
+    private final TreeMap<String, List<Problem>> nodeProblems = new TreeMap<>();
+    private final TreeMap<String, List<Problem>> blocked = new TreeMap<>();
+    /** The plan inputs' keys, {@code acknowledged/NODE} in name order, and the acknowledged revisions. */
+    private String[] inputKeys = new String[0];
+    private String[] revisions = new String[0];
+    /** Whether {@link #revisions} went into a plan's {@link PlanInputs}: copied before it is written. */
+    private boolean revisionsShared;
+    private int acknowledgedCount;
 
     /** A planner that has seen nothing yet: its first plan composes every node. */
     public IncrementalPlanner() {
@@ -124,66 +186,177 @@ public final class IncrementalPlanner {
      * @return what {@link Planner#plan} returns for the same arguments
      * @throws NullPointerException if an argument is null
      */
-    public synchronized Planning plan(Mesh mesh, Map<String, Declaration> acknowledged, Map<String, Built> built) {
+    public Planning plan(Mesh mesh, Map<String, Declaration> acknowledged, Map<String, Built> built) {
+        return plan(mesh, acknowledged, built, null);
+    }
+
+    /**
+     * Plans {@code mesh}, told what changed since the previous call: the touched nodes are found
+     * without visiting the others.
+     *
+     * @param mesh nodes, manifests, assignments and layout
+     * @param acknowledged each node's last acknowledged declaration, carrying the revision
+     *     composition gave it; a node missing here has none
+     * @param built the builds already done, by id ({@code build:MODULE@VERSION/ARTIFACT})
+     * @param delta what changed since the previous call (see {@link Delta}); null to compare
+     * @return what {@link Planner#plan} returns for the same arguments, when {@code delta} is true
+     * @throws NullPointerException if an argument but {@code delta} is null
+     */
+    public synchronized Planning plan(Mesh mesh, Map<String, Declaration> acknowledged, Map<String, Built> built,
+            Delta delta) {
+        Objects.requireNonNull(mesh, "mesh");
         Objects.requireNonNull(acknowledged, "acknowledged");
         Objects.requireNonNull(built, "built");
         Mesh before = previous;
+        Map<String, Declaration> acknowledgedThen = acknowledgedBefore;
         previous = null;
-        Set<String> candidates = sameExceptAssignments(before, mesh) && built.equals(this.built)
-                ? reassign(before, mesh) : regroup(mesh, built);
+        acknowledgedBefore = null;
+        boolean regroup = !sameExceptAssignments(before, mesh) || !built.equals(this.built);
+        Delta told = regroup || delta == null || mesh.assignments().size()
+                != before.assignments().size() - delta.removed().size() + delta.added().size() ? null : delta;
+        Set<String> candidates = regroup ? regroup(mesh, built)
+                : reassign(told != null ? new AssignmentDelta(told.removed(), told.added())
+                        : AssignmentDelta.between(before.assignments(), mesh.assignments()), mesh);
+        List<Remembered> touched = new ArrayList<>();
         for (String name : candidates) {
             Node node = nodes.get(name);
             if (node != null) {
-                recomposeIfChanged(node);
+                Remembered memory = recomposeIfChanged(node);
+                if (memory != null) {
+                    touched.add(memory);
+                }
             }
         }
         if (inOrder == null) {
-            inOrder = inNameOrder.stream().map(node -> remembered.get(node.name())).toList();
-        }
-        List<NodeDeclaration.Composed> composed = new ArrayList<>(inOrder.size());
-        List<NodeChanges> diffs = new ArrayList<>(inOrder.size());
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        Map.Entry<String, String>[] inputs = new Map.Entry[acknowledged.size() + 1];
-        int known = 0;
-        for (Remembered memory : inOrder) {
-            composed.add(memory.composed);
-            Declaration acknowledgedHere = acknowledged.get(memory.name);
-            if (acknowledgedHere != null) {
-                inputs[++known] = input(memory, acknowledgedHere);
+            startOver();
+            touched = Arrays.asList(inOrder);
+        } else if (told != null) {
+            for (String name : told.acknowledged()) {
+                Remembered memory = remembered.get(name);
+                if (memory != null) {
+                    touched.add(memory);
+                }
             }
-            if (memory.composed.declaration() != null) {
-                diffs.add(changes(memory, acknowledgedHere));
+        } else if (acknowledged != acknowledgedThen || !unmodifiable(acknowledged)) {
+            for (Remembered memory : inOrder) {
+                if (acknowledged.get(memory.name) != memory.acknowledgedNow) {
+                    touched.add(memory);
+                }
             }
         }
-        inputs[0] = Map.entry("mesh", digest.digest());
-        if (known < acknowledged.size()) {
-            unknownInputs(acknowledged, inputs, known + 1);
+        for (Remembered memory : touched) {
+            refresh(memory, acknowledged.get(memory.name));
         }
+        String meshDigest = digest.digest();
+        Map<String, String> inputs = acknowledgedCount == acknowledged.size()
+                ? new PlanInputs(meshDigest, inputKeys, revisions, acknowledgedCount)
+                : Planner.inputs(meshDigest, acknowledged);
+        revisionsShared = true;
         List<Problem> unknownNames = unknown > 0 ? MeshComposer.unknownNames(mesh, nodes, modules) : List.of();
-        Composition composition = MeshComposer.assemble(MeshComposer.meshProblems(unknownNames, modules, seating), composed);
-        Planning planning = Planner.assemble(new Planner.Composed(modules, seating, composition,
-                Map.ofEntries(inputs)), diffs, built);
+        Planning planning = Planner.assemble(new Planner.Composed(modules, seating,
+                composition(MeshComposer.meshProblems(unknownNames, slugConflicts, seating)), inputs),
+                new ArrayList<>(pending.values()), built);
         previous = mesh;
+        acknowledgedBefore = acknowledged;
         return planning;
     }
 
-    /** The node's entry in the plan's inputs, made again only for another acknowledged declaration. */
-    private static Map.Entry<String, String> input(Remembered memory, Declaration acknowledged) {
-        if (acknowledged != memory.inputFor) {
-            memory.input = Map.entry(memory.inputKey, acknowledged.revision());
-            memory.inputFor = acknowledged;
-        }
-        return memory.input;
+    /** Whether the map is one the JDK made unmodifiable, which therefore cannot have changed since. */
+    private static boolean unmodifiable(Map<String, Declaration> map) {
+        Class<?> type = map.getClass();
+        return type == UNMODIFIABLE_EMPTY || type == UNMODIFIABLE_ONE || type == UNMODIFIABLE_MANY;
     }
 
-    /** Adds the inputs of the acknowledged declarations of nodes the mesh does not have, from {@code at}. */
-    private void unknownInputs(Map<String, Declaration> acknowledged, Map.Entry<String, String>[] inputs, int at) {
-        int next = at;
-        for (Map.Entry<String, Declaration> entry : acknowledged.entrySet()) {
-            if (!nodes.containsKey(entry.getKey())) {
-                inputs[next++] = Map.entry(Planner.inputKey(entry.getKey()), entry.getValue().revision());
+    private static final Class<?> UNMODIFIABLE_EMPTY = Map.of().getClass();
+    private static final Class<?> UNMODIFIABLE_ONE = Map.of("", "").getClass();
+    private static final Class<?> UNMODIFIABLE_MANY = Map.of("", "", " ", "").getClass();
+
+    /** After a regroup: every node in name order, with its place and nothing assembled yet. */
+    private void startOver() {
+        inOrder = new Remembered[inNameOrder.size()];
+        inputKeys = new String[inOrder.length];
+        for (int at = 0; at < inOrder.length; at++) {
+            Remembered memory = remembered.get(inNameOrder.get(at).name());
+            memory.at = at;
+            memory.acknowledgedNow = null;
+            inOrder[at] = memory;
+            inputKeys[at] = memory.inputKey;
+        }
+        declared = new ChunkedList.Builder<>(inOrder.length);
+        declarations = null;
+        revisions = new String[inOrder.length];
+        revisionsShared = false;
+        acknowledgedCount = 0;
+        pending.clear();
+        nodeProblems.clear();
+        blocked.clear();
+    }
+
+    /**
+     * Brings what a plan is assembled from up to date for one node: its declaration, problems,
+     * acknowledged revision and changes.
+     */
+    private void refresh(Remembered memory, Declaration acknowledged) {
+        NodeDeclaration.Composed composed = memory.composed;
+        Declaration declaration = composed.declaration();
+        if (declared.get(memory.at) != declaration) {
+            declared.set(memory.at, declaration);
+            declarations = null;
+        }
+        if (composed.problems().isEmpty()) {
+            nodeProblems.remove(memory.name);
+        } else {
+            nodeProblems.put(memory.name, composed.problems());
+        }
+        if (declaration == null) {
+            blocked.put(memory.name, composed.problems());
+        } else {
+            blocked.remove(memory.name);
+        }
+        String revision = acknowledged == null ? null : acknowledged.revision();
+        if (!Objects.equals(revisions[memory.at], revision)) {
+            if (revisionsShared) {
+                revisions = revisions.clone();
+                revisionsShared = false;
+            }
+            acknowledgedCount += (revision == null ? 0 : 1) - (revisions[memory.at] == null ? 0 : 1);
+            revisions[memory.at] = revision;
+        }
+        memory.acknowledgedNow = acknowledged;
+        NodeChanges changes = declaration == null ? NodeChanges.NONE : changes(memory, acknowledged);
+        if (changes.changes().isEmpty() && changes.orphans().isEmpty() && changes.runs().isEmpty()) {
+            pending.remove(memory.name);
+        } else {
+            pending.put(memory.name, changes);
+        }
+    }
+
+    /**
+     * The composition, as {@code MeshComposer.assemble} makes it from every node: the declarations
+     * in node order (a snapshot sharing all but the changed chunks, or a copy of those there are
+     * when a node did not compose), the nodes' problems after the mesh's, sorted.
+     */
+    private Composition composition(List<Problem> meshProblems) {
+        if (declarations == null) {
+            if (declared.complete()) {
+                declarations = declared.snapshot();
+            } else {
+                List<Declaration> composed = new ArrayList<>(inOrder.length - blocked.size());
+                for (int at = 0; at < inOrder.length; at++) {
+                    if (declared.get(at) != null) {
+                        composed.add(declared.get(at));
+                    }
+                }
+                declarations = List.copyOf(composed);
             }
         }
+        List<Problem> problems = meshProblems;
+        if (!nodeProblems.isEmpty() || !problems.isEmpty()) {
+            problems = new ArrayList<>(meshProblems);
+            nodeProblems.values().forEach(problems::addAll);
+            problems.sort(MeshComposer.PROBLEM_ORDER);
+        }
+        return new Composition(declarations, problems, blocked);
     }
 
     private static boolean sameExceptAssignments(Mesh before, Mesh mesh) {
@@ -196,6 +369,7 @@ public final class IncrementalPlanner {
         layout = mesh.layout();
         built = Map.copyOf(builds);
         modules = mesh.modulesByName();
+        slugConflicts = MeshComposer.slugConflicts(modules);
         moduleBuilds.clear();
         modules.forEach((name, manifest) -> moduleBuilds.put(name, manifest.artifacts().stream()
                 .map(artifact -> built.get(BuildOrder.id(name, manifest.version(), artifact.name())))
@@ -225,8 +399,7 @@ public final class IncrementalPlanner {
      * Applies the assignments that differ from the previous mesh's; the candidates are the nodes
      * that gained or lost a module, and those that reference a seat whose holders changed.
      */
-    private Set<String> reassign(Mesh before, Mesh mesh) {
-        AssignmentDelta delta = AssignmentDelta.between(before.assignments(), mesh.assignments());
+    private Set<String> reassign(AssignmentDelta delta, Mesh mesh) {
         Set<String> candidates = new HashSet<>();
         boolean claims = false;
         for (Assignment removed : delta.removed()) {
@@ -279,14 +452,17 @@ public final class IncrementalPlanner {
         return referencing;
     }
 
-    private void recomposeIfChanged(Node node) {
+    /** @return the node's memory when it was recomposed (or is new), else null */
+    private Remembered recomposeIfChanged(Node node) {
         NodeInputs inputs = inputs(node);
         Remembered memory = remembered.computeIfAbsent(node.name(), Remembered::new);
-        if (!inputs.equals(memory.inputs)) {
-            memory.inputs = inputs;
-            memory.composed = composer.compose(node, inputs.manifests(), seating);
-            memory.changes = null;
+        if (inputs.equals(memory.inputs)) {
+            return null;
         }
+        memory.inputs = inputs;
+        memory.composed = composer.compose(node, inputs.manifests(), seating);
+        memory.changes = null;
+        return memory;
     }
 
     private NodeInputs inputs(Node node) {

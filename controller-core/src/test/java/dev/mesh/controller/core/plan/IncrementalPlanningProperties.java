@@ -19,12 +19,15 @@ import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Manifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -96,27 +99,52 @@ class IncrementalPlanningProperties {
     @Test
     void plan_afterEachChange_equalsThePurePlan() {
         qt().withExamples(300).forAll(meshes(), steps()).checkAssert((first, steps) -> {
-            IncrementalPlanner planner = new IncrementalPlanner();
+            IncrementalPlanner comparing = new IncrementalPlanner();
+            IncrementalPlanner told = new IncrementalPlanner();
             Planning pure = Planner.plan(first, Map.of(), Map.of());
-            assertSame(planner.plan(first, Map.of(), Map.of()), pure);
+            assertSame(comparing.plan(first, Map.of(), Map.of()), pure);
+            assertSame(told.plan(first, Map.of(), Map.of(), null), pure);
             Map<String, Declaration> firstDeclarations = byNode(pure);
+            Map<String, Declaration> firstFrozen = Map.copyOf(firstDeclarations);
             Mesh mesh = first;
+            Map<String, Declaration> acknowledgedBefore = Map.of();
             for (Step step : steps) {
+                Mesh before = mesh;
                 mesh = apply(mesh, step);
                 Map<String, Declaration> acknowledged = switch (step.acknowledged()) {
                     case 1 -> byNode(pure);
                     case 2 -> firstDeclarations;
                     default -> Map.of();
                 };
+                // The told planner gets an unmodifiable map, the first plan's the same instance each time.
+                Map<String, Declaration> frozen = step.acknowledged() == 2 ? firstFrozen : Map.copyOf(acknowledged);
                 Map<String, Built> built = step.index() % 2 == 0 ? Map.of()
                         : pure.plan().builds().stream().collect(Collectors.toMap(Plan.Build::id,
                                 build -> new Built(build.id(), "0".repeat(64), "file:///" + build.artifact())));
 
                 pure = Planner.plan(mesh, acknowledged, built);
 
-                assertSame(planner.plan(mesh, acknowledged, built), pure);
+                assertSame(comparing.plan(mesh, acknowledged, built), pure);
+                assertSame(told.plan(mesh, frozen, built, delta(before, mesh, acknowledgedBefore, frozen)), pure);
+                acknowledgedBefore = frozen;
             }
         });
+    }
+
+    /** What changed between two meshes and two maps of acknowledged declarations, as a caller keeping them knows it. */
+    private static IncrementalPlanner.Delta delta(Mesh before, Mesh after, Map<String, Declaration> acknowledgedBefore,
+            Map<String, Declaration> acknowledged) {
+        List<Assignment> removed = new ArrayList<>(before.assignments());
+        List<Assignment> added = new ArrayList<>();
+        for (Assignment assignment : after.assignments()) {
+            if (!removed.remove(assignment)) {
+                added.add(assignment);
+            }
+        }
+        Set<String> nodes = new HashSet<>(acknowledgedBefore.keySet());
+        nodes.addAll(acknowledged.keySet());
+        nodes.removeIf(node -> acknowledgedBefore.get(node) == acknowledged.get(node));
+        return new IncrementalPlanner.Delta(removed, added, nodes);
     }
 
     @Test
@@ -138,7 +166,8 @@ class IncrementalPlanningProperties {
 
     /**
      * {@code inputs.mesh} as docs/composition-and-planning.md defines it: SHA-256 over the digests
-     * of the layout, of the module versions and of each node name's share, in name order.
+     * of the layout, of the module versions and of 1,024 buckets, each the digest of its node
+     * names' shares in name order, a name's bucket the first 10 bits of the SHA-256 of its name.
      */
     static String definition(Mesh mesh) {
         Map<String, String> versions = new TreeMap<>();
@@ -150,12 +179,23 @@ class IncrementalPlanningProperties {
             modules.computeIfAbsent(node.name(), n -> new ArrayList<>());
         });
         mesh.assignments().forEach(a -> modules.computeIfAbsent(a.node(), n -> new ArrayList<>()).add(a.module()));
+        MessageDigest[] buckets = new MessageDigest[1024];
+        modules.forEach((name, assigned) -> {
+            byte[] named = CanonicalJson.sha256().digest(name.getBytes(StandardCharsets.UTF_8));
+            int bucket = ((named[0] & 0xff) * 256 + (named[1] & 0xff)) / 64;
+            if (buckets[bucket] == null) {
+                buckets[bucket] = CanonicalJson.sha256();
+            }
+            buckets[bucket].update(CanonicalJson.sha256().digest(CanonicalJson.bytes(Map.of(
+                    "modules", assigned.stream().sorted().toList(), "name", name,
+                    "nodes", nodes.getOrDefault(name, List.of())))));
+        });
         MessageDigest top = CanonicalJson.sha256();
         top.update(CanonicalJson.sha256().digest(CanonicalJson.bytes(mesh.layout())));
         top.update(CanonicalJson.sha256().digest(CanonicalJson.bytes(versions)));
-        modules.forEach((name, assigned) -> top.update(CanonicalJson.sha256().digest(CanonicalJson.bytes(Map.of(
-                "modules", assigned.stream().sorted().toList(), "name", name,
-                "nodes", nodes.getOrDefault(name, List.of()))))));
+        for (MessageDigest bucket : buckets) {
+            top.update((bucket == null ? CanonicalJson.sha256() : bucket).digest());
+        }
         return CanonicalJson.hex(top.digest());
     }
 

@@ -120,8 +120,16 @@ public final class MeshComposer {
      * @param modules the manifests, sorted by module name
      */
     public static List<Problem> meshProblems(List<Problem> unknownNames, Map<String, Manifest> modules, Seating seating) {
+        return meshProblems(unknownNames, slugConflicts(modules), seating);
+    }
+
+    /**
+     * The same, with the slugs' conflicts found before (by {@link #slugConflicts}, for the same
+     * modules): a planner that keeps the modules finds them once.
+     */
+    public static List<Problem> meshProblems(List<Problem> unknownNames, List<Problem> slugConflicts, Seating seating) {
         List<Problem> problems = new ArrayList<>(unknownNames);
-        problems.addAll(slugConflicts(modules));
+        problems.addAll(slugConflicts);
         problems.addAll(seating.conflicts());
         return problems;
     }
@@ -139,13 +147,16 @@ public final class MeshComposer {
             }
             problems.addAll(node.problems());
         }
-        problems.sort(Comparator.comparing((Problem p) -> p.location().file())
-                .thenComparing(p -> p.location().pointer()).thenComparing(Problem::message));
+        problems.sort(PROBLEM_ORDER);
         return new Composition(declarations, problems, blocked);
     }
 
+    /** The order of a composition's problems: by file, pointer, then message (a stable sort keeps the rest). */
+    public static final Comparator<Problem> PROBLEM_ORDER = Comparator.comparing((Problem p) -> p.location().file())
+            .thenComparing(p -> p.location().pointer()).thenComparing(Problem::message);
+
     /** Slugs are unique in the mesh (docs/design.md section 3). */
-    private static List<Problem> slugConflicts(Map<String, Manifest> modules) {
+    public static List<Problem> slugConflicts(Map<String, Manifest> modules) {
         List<Problem> problems = new ArrayList<>();
         Map<String, Manifest> bySlug = new TreeMap<>();
         for (Manifest manifest : modules.values()) {

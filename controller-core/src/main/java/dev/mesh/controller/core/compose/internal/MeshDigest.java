@@ -5,9 +5,11 @@ import dev.mesh.controller.core.Mesh;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.internal.json.CanonicalOut;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,32 +18,38 @@ import tools.jackson.core.JsonGenerator;
 
 /**
  * The digest of a plan's mesh inputs ({@code inputs.mesh}): a tree of SHA-256 digests, so that a
- * change of one node's assignments hashes that node's share again and then only the top, about
- * 32 bytes per node, instead of the whole mesh.
+ * change of one node's assignments hashes that node's share again, its bucket, and the top — the
+ * same few kilobytes whatever the mesh's size — instead of the whole mesh.
  *
  * <p>Definition ({@code docs/composition-and-planning.md}, "Plans"): {@code sha256:} and the hex
  * of SHA-256 over the raw 32-byte digests, concatenated, of
  * <ol>
  *   <li>the layout: the canonical JSON of the {@code Layout} record;
  *   <li>the module versions: the canonical JSON of the object module name → version;
- *   <li>one share per node name, in name order ({@link String#compareTo}), for every name the
- *       nodes or the assignments use: the canonical JSON of
- *       {@code {"modules":[…],"name":NAME,"nodes":[…]}} — the modules assigned to that name,
- *       sorted, each as often as it is assigned; the nodes of that name, in the mesh's order
- *       (one, or none when only assignments name it).
+ *   <li>{@value #BUCKETS} buckets, in order: bucket {@code b} is SHA-256 over the digests of the
+ *       shares of the node names whose bucket is {@code b}, concatenated in name order
+ *       ({@link String#compareTo}); an empty bucket is SHA-256 of nothing. A name's bucket is the
+ *       first two bytes of SHA-256 of its UTF-8 bytes, as a big-endian number, shifted right by 6
+ *       (its first 10 bits). A name has a share when the nodes or the assignments use it: the
+ *       canonical JSON of {@code {"modules":[…],"name":NAME,"nodes":[…]}} — the modules assigned to
+ *       that name, sorted, each as often as it is assigned; the nodes of that name, in the mesh's
+ *       order (one, or none when only assignments name it).
  * </ol>
  * Each part's size is fixed and its place given, so two different meshes give different digests
  * unless SHA-256 collides.
  *
  * <p>{@code Planner} computes it from nothing ({@link #of}); {@code IncrementalPlanner} keeps one
- * and updates the shares whose assignments changed ({@link #assigned}). Both go through the same
- * code, so they agree.
+ * and updates the shares whose assignments changed ({@link #assigned}), hashing again only their
+ * buckets. Both go through the same code, so they agree.
  *
  * <p>Not thread-safe: its planner serializes the calls.
  */
 public final class MeshDigest {
 
+    /** How many buckets the shares fall into: 32 KB of bucket digests to hash at the top. */
+    static final int BUCKETS = 1024;
     private static final int SIZE = 32;
+    private static final byte[] EMPTY = CanonicalJson.sha256().digest();
     private static final CanonicalOut.Name ADDRESS = new CanonicalOut.Name("address");
     private static final CanonicalOut.Name MODULES = new CanonicalOut.Name("modules");
     private static final CanonicalOut.Name NAME = new CanonicalOut.Name("name");
@@ -49,13 +57,25 @@ public final class MeshDigest {
     private static final CanonicalOut.Name SYSTEM = new CanonicalOut.Name("system");
 
     private final MessageDigest sha = CanonicalJson.sha256();
+    private final MessageDigest bucketing = CanonicalJson.sha256();
     private final CanonicalOut.Plain hashing = CanonicalOut.plain(sha, null);
     private byte[] layout = new byte[SIZE];
     private byte[] versions = new byte[SIZE];
     /** Node name → the nodes of that name, in the mesh's order. */
     private Map<String, List<Node>> nodes = Map.of();
-    /** Node name → the digest of its share. */
-    private final Map<String, byte[]> shares = new TreeMap<>();
+    /** Per bucket: node name → the digest of its share. */
+    private final List<TreeMap<String, byte[]>> shares = new ArrayList<>(BUCKETS);
+    /** Every bucket's digest, concatenated after the layout's and the versions': what the top hashes. */
+    private final byte[] top = new byte[(2 + BUCKETS) * SIZE];
+    /** The buckets whose digest is not hashed again yet. */
+    private final BitSet stale = new BitSet(BUCKETS);
+
+    /** An empty digest: {@link #reset} gives it a mesh. */
+    public MeshDigest() {
+        for (int b = 0; b < BUCKETS; b++) {
+            shares.add(new TreeMap<>());
+        }
+    }
 
     /** @return the digest of {@code mesh}'s inputs (see the class comment) */
     public static String of(Mesh mesh) {
@@ -85,7 +105,8 @@ public final class MeshDigest {
         versions = hash(CanonicalJson.bytes(moduleVersions));
         nodes = new HashMap<>();
         mesh.nodes().forEach(node -> nodes.computeIfAbsent(node.name(), n -> new ArrayList<>(1)).add(node));
-        shares.clear();
+        shares.forEach(TreeMap::clear);
+        stale.set(0, BUCKETS);
         nodes.keySet().forEach(name -> share(name, assigned.getOrDefault(name, List.of())));
         assigned.forEach((name, modules) -> {
             if (!nodes.containsKey(name)) {
@@ -104,21 +125,34 @@ public final class MeshDigest {
 
     /** @return {@code sha256:} and the hex digest */
     public String digest() {
-        byte[] all = new byte[(2 + shares.size()) * SIZE];
-        System.arraycopy(layout, 0, all, 0, SIZE);
-        System.arraycopy(versions, 0, all, SIZE, SIZE);
-        int at = 2 * SIZE;
-        for (byte[] share : shares.values()) {
-            System.arraycopy(share, 0, all, at, SIZE);
-            at += SIZE;
+        System.arraycopy(layout, 0, top, 0, SIZE);
+        System.arraycopy(versions, 0, top, SIZE, SIZE);
+        for (int b = stale.nextSetBit(0); b >= 0; b = stale.nextSetBit(b + 1)) {
+            byte[] bucket = EMPTY;
+            if (!shares.get(b).isEmpty()) {
+                for (byte[] share : shares.get(b).values()) {
+                    sha.update(share);
+                }
+                bucket = sha.digest();
+            }
+            System.arraycopy(bucket, 0, top, (2 + b) * SIZE, SIZE);
         }
-        return CanonicalJson.hex(sha.digest(all));
+        stale.clear();
+        return CanonicalJson.hex(sha.digest(top));
+    }
+
+    /** @return the bucket of a node name's share (see the class comment) */
+    int bucket(String name) {
+        byte[] hash = bucketing.digest(name.getBytes(StandardCharsets.UTF_8));
+        return ((hash[0] & 0xff) << 8 | (hash[1] & 0xff)) >>> 6;
     }
 
     private void share(String name, List<String> modules) {
         List<Node> named = nodes.getOrDefault(name, List.of());
+        int bucket = bucket(name);
+        stale.set(bucket);
         if (named.isEmpty() && modules.isEmpty()) {
-            shares.remove(name);
+            shares.get(bucket).remove(name);
             return;
         }
         write(hashing.restart(), name, modules, named);
@@ -129,7 +163,7 @@ public final class MeshDigest {
                 write(CanonicalOut.generated(json), name, modules, named);
             }
         }
-        shares.put(name, sha.digest());
+        shares.get(bucket).put(name, sha.digest());
     }
 
     /** A node's share: {@code {"modules":[…],"name":NAME,"nodes":[…]}}. */
