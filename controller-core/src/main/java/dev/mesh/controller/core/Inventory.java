@@ -19,6 +19,18 @@ public interface Inventory {
     /** @return every node, by name */
     List<Node> nodes();
 
+    /**
+     * One page of {@link #nodes()}, by keyset: what the {@code nodes} verb reads, so that a page costs
+     * in proportion to the page, not to the mesh.
+     *
+     * @param after a node name: only nodes whose names sort after it ({@link String#compareTo}) are
+     *     returned; it need not be a node's ({@code ""} for from the first)
+     * @param limit at most this many nodes, at least 1
+     * @return the first {@code limit} nodes named after {@code after}, by name
+     * @throws IllegalArgumentException when {@code limit} is below 1
+     */
+    List<Node> nodes(String after, int limit);
+
     /** @return the node of that name */
     Optional<Node> node(String name);
 
@@ -52,6 +64,17 @@ public interface Inventory {
      */
     Map<String, Sighting> sightings();
 
+    /**
+     * {@link #sightings()} of one page of nodes: of the nodes named after {@code after} up to {@code last},
+     * the names {@link #nodes(String, int)} gave, read as one range of names, not name by name.
+     *
+     * @param after the name the page started after
+     * @param last the last name of the page
+     * @return when each heard-from node named after {@code after} up to and including {@code last} was
+     *     last seen, by node name
+     */
+    Map<String, Sighting> sightings(String after, String last);
+
     /** @return the latest pushed version of every module, by module name */
     List<Manifest> modules();
 
@@ -78,6 +101,18 @@ public interface Inventory {
      *     some modules' assignments (the seats, of the modules that claim them) reads
      */
     List<Assignment> assignments(Set<String> modules);
+
+    /**
+     * {@link #assignments(Set)} on one page of nodes (see {@link #sightings(String, String)}): what a page of
+     * the {@code nodes} verb reads to say which seats its nodes hold.
+     *
+     * @param modules module names
+     * @param after the name the page started after
+     * @param last the last name of the page
+     * @return the assignments of those modules to the nodes named after {@code after} up to and including
+     *     {@code last}, by node then module
+     */
+    List<Assignment> assignments(Set<String> modules, String after, String last);
 
     /** @return {@code true} when the assignment is new */
     boolean assign(Assignment assignment);

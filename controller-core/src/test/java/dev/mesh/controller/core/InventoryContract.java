@@ -9,6 +9,7 @@ import dev.mesh.controller.manifest.Layout;
 import dev.mesh.controller.manifest.Location;
 import dev.mesh.controller.manifest.Manifest;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,6 +48,78 @@ public abstract class InventoryContract {
                 new Node("beta", "10.0.0.9", "debian-12"));
         assertThat(inventory.node("beta")).contains(new Node("beta", "10.0.0.9", "debian-12"));
         assertThat(inventory.node("gamma")).isEmpty();
+    }
+
+    @Test
+    void nodesAfter_isAPageOfTheNodesByName_afterAnyName() {
+        for (String name : List.of("echo", "alpha", "delta", "charlie", "bravo")) {
+            inventory.report(new Node(name, "10.0.0.1", "debian-12"));
+        }
+
+        assertThat(inventory.nodes("", 2)).extracting(Node::name).containsExactly("alpha", "bravo");
+        assertThat(inventory.nodes("bravo", 2)).extracting(Node::name).containsExactly("charlie", "delta");
+        assertThat(inventory.nodes("delta", 2)).extracting(Node::name).containsExactly("echo");
+        assertThat(inventory.nodes("c", 2)).as("after a name no node has").extracting(Node::name)
+                .containsExactly("charlie", "delta");
+        assertThat(inventory.nodes("echo", 2)).isEmpty();
+        assertThat(inventory.nodes("", 1_000)).isEqualTo(inventory.nodes());
+        assertThat(inventory.nodes("alpha", 1)).containsExactly(new Node("bravo", "10.0.0.1", "debian-12"));
+    }
+
+    @Test
+    void nodesAfter_ordersNamesAsJavaDoes_soPagesFollowOneAnother() {
+        List<String> names = List.of("node-10", "Node-b", "node_a", "node-9", "node-a", "n", "node", "NODE-0", "0");
+        names.forEach(name -> inventory.report(new Node(name, "10.0.0.1", "debian-12")));
+
+        List<String> paged = new ArrayList<>();
+        String after = "";
+        for (List<Node> page = inventory.nodes(after, 2); !page.isEmpty(); page = inventory.nodes(after, 2)) {
+            page.forEach(node -> paged.add(node.name()));
+            after = page.getLast().name();
+        }
+
+        assertThat(paged).isEqualTo(names.stream().sorted().toList())
+                .isEqualTo(inventory.nodes().stream().map(Node::name).toList());
+    }
+
+    @Test
+    void nodesAfter_limitBelowOne_isAnIllegalArgument() {
+        assertThatThrownBy(() -> inventory.nodes("", 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a page holds at least 1 node, not 0");
+    }
+
+    @Test
+    void sightingsOfAPage_areThoseOfItsHeardFromNodes() {
+        inventory.report(List.of(facts("alpha", "10.0.0.1", "sha256:aa", T0),
+                facts("beta", "10.0.0.2", "", T0.plusSeconds(1)), facts("gamma", "10.0.0.3", "sha256:cc", T0),
+                facts("omega", "10.0.0.9", "sha256:ff", T0)));
+        inventory.report(new Node("delta", "10.0.0.4", "debian-12"));
+
+        assertThat(inventory.sightings("alpha", "gamma")).as("after alpha, up to gamma").isEqualTo(Map.of(
+                "beta", new Sighting("", T0.plusSeconds(1)), "gamma", new Sighting("sha256:cc", T0)));
+        assertThat(inventory.sightings("", "alpha")).isEqualTo(Map.of("alpha", new Sighting("sha256:aa", T0)));
+        assertThat(inventory.sightings("b", "d")).isEqualTo(Map.of("beta", new Sighting("", T0.plusSeconds(1))));
+        assertThat(inventory.sightings("gamma", "gamma")).isEmpty();
+        assertThat(inventory.sightings("", "zulu")).isEqualTo(inventory.sightings());
+    }
+
+    @Test
+    void assignmentsOfSomeModulesOnAPage_areThoseInOrder() {
+        inventory.assign(new Assignment("store", "beta"));
+        inventory.assign(new Assignment("bus", "alpha"));
+        inventory.assign(new Assignment("web", "alpha"));
+        inventory.assign(new Assignment("store", "alpha"));
+        inventory.assign(new Assignment("store", "gamma"));
+        inventory.assign(new Assignment("web", "gamma"));
+        inventory.assign(new Assignment("web", "omega"));
+
+        assertThat(inventory.assignments(Set.of("store", "web", "absent"), "", "gamma")).containsExactly(
+                new Assignment("store", "alpha"), new Assignment("web", "alpha"), new Assignment("store", "beta"),
+                new Assignment("store", "gamma"), new Assignment("web", "gamma"));
+        assertThat(inventory.assignments(Set.of("web"), "alpha", "omega")).as("after alpha, up to omega")
+                .containsExactly(new Assignment("web", "gamma"), new Assignment("web", "omega"));
+        assertThat(inventory.assignments(Set.of("store"), "beta", "beta")).isEmpty();
+        assertThat(inventory.assignments(Set.of(), "", "zulu")).isEmpty();
     }
 
     private static final Instant T0 = Instant.parse("2026-11-29T21:00:00.123456Z");

@@ -103,6 +103,27 @@ public final class PgInventory implements Inventory {
                 .fetch(r -> new Node(r.value1(), r.value2(), r.value3())));
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A keyset query on the nodes' key ({@code WHERE name > ? ORDER BY name LIMIT ?}): an index range
+     * scan of the page alone, however many nodes come before it. Names sort as Java's
+     * {@link String#compareTo} does (the column's collation is "C"; migration 1).
+     */
+    @Override
+    public List<Node> nodes(String after, int limit) {
+        Objects.requireNonNull(after, "after");
+        if (limit < 1) {
+            throw new IllegalArgumentException("a page holds at least 1 node, not " + limit);
+        }
+        return run("list " + limit + " nodes after \"" + after + "\"", tx -> tx
+                .select(NODES.NAME, NODES.ADDRESS, NODES.SYSTEM).from(NODES)
+                .where(NODES.NAME.gt(after))
+                .orderBy(NODES.NAME)
+                .limit(limit)
+                .fetch(r -> new Node(r.value1(), r.value2(), r.value3())));
+    }
+
     @Override
     public Optional<Node> node(String name) {
         return run("read node " + name, tx -> tx.selectFrom(NODES).where(NODES.NAME.eq(name))
@@ -156,6 +177,24 @@ public final class PgInventory implements Inventory {
         return run("list the assignments of " + modules.size() + " modules", tx -> tx
                 .select(ASSIGNMENTS.MODULE, ASSIGNMENTS.NODE).from(ASSIGNMENTS)
                 .where(ASSIGNMENTS.MODULE.in(modules))
+                .orderBy(ASSIGNMENTS.NODE, ASSIGNMENTS.MODULE)
+                .fetch(r -> new Assignment(r.value1(), r.value2())));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A range of the assignments' key (node, module), as {@link #nodes(String, int)} reads the nodes'.
+     */
+    @Override
+    public List<Assignment> assignments(Set<String> modules, String after, String last) {
+        if (modules.isEmpty()) {
+            return List.of();
+        }
+        return run("list the assignments of " + modules.size() + " modules to the nodes after \"" + after
+                + "\" up to \"" + last + "\"", tx -> tx
+                .select(ASSIGNMENTS.MODULE, ASSIGNMENTS.NODE).from(ASSIGNMENTS)
+                .where(ASSIGNMENTS.NODE.gt(after), ASSIGNMENTS.NODE.le(last), ASSIGNMENTS.MODULE.in(modules))
                 .orderBy(ASSIGNMENTS.NODE, ASSIGNMENTS.MODULE)
                 .fetch(r -> new Assignment(r.value1(), r.value2())));
     }
@@ -281,6 +320,12 @@ public final class PgInventory implements Inventory {
     @Override
     public Map<String, Sighting> sightings() {
         return run("list when the nodes were last seen", ReportedFacts::sightings);
+    }
+
+    @Override
+    public Map<String, Sighting> sightings(String after, String last) {
+        return run("list when the nodes after \"" + after + "\" up to \"" + last + "\" were last seen",
+                db -> ReportedFacts.sightings(db, after, last));
     }
 
     @Override

@@ -114,6 +114,19 @@ final class ReportedFacts {
         return Map.copyOf(sightings);
     }
 
+    /**
+     * @return {@link #sightings(DSLContext)} of the nodes named after {@code after} up to and including
+     *     {@code last}: a range of the nodes' key, as a page of nodes is read
+     */
+    static Map<String, Sighting> sightings(DSLContext db, String after, String last) {
+        Map<String, Sighting> sightings = new HashMap<>();
+        db.select(NODES.NAME, NODES.APPLIED_REVISION, NODES.LAST_SEEN_AT)
+                .from(NODES)
+                .where(NODES.NAME.gt(after), NODES.NAME.le(last), NODES.LAST_SEEN_AT.isNotNull())
+                .forEach(row -> sightings.put(row.value1(), new Sighting(row.value2(), row.value3().toInstant())));
+        return Map.copyOf(sightings);
+    }
+
     private static ResultQuery<Record6<String, String, String, String, JSON, OffsetDateTime>> select(
             DSLContext db, Condition where) {
         return db.select(NODES.NAME, NODES.ADDRESS, NODES.SYSTEM, NODES.APPLIED_REVISION, NODES.PROCESSES,

@@ -22,9 +22,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.sql.DataSource;
+import org.jooq.DSLContext;
 import org.jooq.JSON;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
@@ -85,6 +88,70 @@ class PgInventoryIT extends InventoryContract {
         }
 
         assertThat(store.nodes()).extracting(Node::name).containsExactly("B", "_x", "a", "a-2", "b");
+    }
+
+    @Test
+    void nodesAfter_pagesThroughManyNodes_eachOnceInOrder_withTheirSightingsAndAssignments() {
+        DSLContext db = DSL.using(dataSource, SQLDialect.POSTGRES);
+        db.execute("INSERT INTO nodes (name, address, system) SELECT 'node-' || lpad(i::text, 5, '0'), '10.0.0.1', "
+                + "'debian-12' FROM generate_series(1, 20000) AS i");
+        db.execute("UPDATE nodes SET last_seen_at = now(), processes = '[]', applied_revision = 'sha256:aa' "
+                + "WHERE name LIKE '%7'");
+        db.execute("INSERT INTO assignments (node, module) SELECT name, 'host' FROM nodes");
+
+        List<String> names = new ArrayList<>();
+        int pages = 0;
+        String after = "";
+        for (List<Node> page = store.nodes(after, 1_000); !page.isEmpty(); page = store.nodes(after, 1_000)) {
+            List<String> onPage = page.stream().map(Node::name).toList();
+            assertThat(store.sightings(after, onPage.getLast()).keySet()).as("the heard-from tenth of the page")
+                    .containsExactlyInAnyOrderElementsOf(onPage.stream().filter(name -> name.endsWith("7")).toList());
+            assertThat(store.assignments(Set.of("host", "web"), after, onPage.getLast())).extracting(Assignment::node)
+                    .containsExactlyElementsOf(onPage);
+            names.addAll(onPage);
+            after = page.getLast().name();
+            pages++;
+        }
+
+        assertThat(pages).isEqualTo(20);
+        assertThat(names).hasSize(20_000).doesNotHaveDuplicates().isSorted();
+        assertThat(names.getFirst()).isEqualTo("node-00001");
+        assertThat(names.getLast()).isEqualTo("node-20000");
+    }
+
+    /**
+     * What keeps a page's cost the page's: the keys of {@code nodes} and {@code assignments}, in the collation
+     * the keyset compares in, serve the queries of a page — {@link PgInventory#nodes(String, int)}'s
+     * {@code WHERE name > ? ORDER BY name LIMIT ?}, and the sightings and assignments of its range of names —
+     * as range scans of the index, never a scan of the table (nor, for the nodes, a sort). The statements are written here as the
+     * adapter asks them.
+     */
+    @Test
+    void pageQueries_areRangeScansOfTheKeys_notScansOrSortsOfTheTables() {
+        DSLContext db = DSL.using(dataSource, SQLDialect.POSTGRES);
+        db.execute("INSERT INTO nodes (name, address, system) SELECT 'node-' || lpad(i::text, 6, '0'), '10.0.0.1', "
+                + "'debian-12' FROM generate_series(1, 100000) AS i");
+        db.execute("INSERT INTO assignments (node, module) SELECT name, 'mod-' || m FROM nodes, "
+                + "generate_series(1, 3) AS m");
+        db.execute("ANALYZE nodes");
+        db.execute("ANALYZE assignments");
+
+        String nodes = plan(db, "SELECT name, address, system FROM nodes WHERE name > 'node-050000' ORDER BY name "
+                + "LIMIT 1001");
+        String sightings = plan(db, "SELECT name, applied_revision, last_seen_at FROM nodes WHERE name > "
+                + "'node-050000' AND name <= 'node-051000' AND last_seen_at IS NOT NULL");
+        String assignments = plan(db, "SELECT module, node FROM assignments WHERE node > 'node-050000' AND "
+                + "node <= 'node-051000' AND module IN ('mod-1', 'mod-3') ORDER BY node, module");
+
+        assertThat(nodes).startsWith("Limit").contains("Index Scan using nodes_pk on nodes")
+                .doesNotContain("Sort", "Seq Scan");
+        // A bitmap scan of the key, then a sort of the page's rows, is as good: it reads the page's range alone.
+        assertThat(sightings).containsPattern("Index Scan (using|on) nodes_pk").doesNotContain("Seq Scan");
+        assertThat(assignments).containsPattern("Index Scan (using|on) assignments_pk").doesNotContain("Seq Scan");
+    }
+
+    private static String plan(DSLContext db, String query) {
+        return String.join("\n", db.fetch("EXPLAIN " + query).getValues(0, String.class));
     }
 
     @Test

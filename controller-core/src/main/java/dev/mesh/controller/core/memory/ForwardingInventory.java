@@ -39,6 +39,11 @@ public abstract class ForwardingInventory implements Inventory {
     }
 
     @Override
+    public List<Node> nodes(String after, int limit) {
+        return delegate.nodes(after, limit);
+    }
+
+    @Override
     public Optional<Node> node(String name) {
         return delegate.node(name);
     }
@@ -69,6 +74,11 @@ public abstract class ForwardingInventory implements Inventory {
     }
 
     @Override
+    public Map<String, Sighting> sightings(String after, String last) {
+        return delegate.sightings(after, last);
+    }
+
+    @Override
     public List<Manifest> modules() {
         return delegate.modules();
     }
@@ -91,6 +101,11 @@ public abstract class ForwardingInventory implements Inventory {
     @Override
     public List<Assignment> assignments(Set<String> modules) {
         return delegate.assignments(modules);
+    }
+
+    @Override
+    public List<Assignment> assignments(Set<String> modules, String after, String last) {
+        return delegate.assignments(modules, after, last);
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -32,7 +33,7 @@ public final class MemoryInventory implements Inventory {
 
     private static final Pattern BUILD_ID = Pattern.compile("build:[^@/]+@[^@/]+/[^@/]+");
 
-    private final Map<String, Node> nodes = new TreeMap<>();
+    private final NavigableMap<String, Node> nodes = new TreeMap<>();
     /** "MODULE@VERSION" → the version as first pushed. */
     private final Map<String, ModuleVersion> versions = new TreeMap<>();
     /** Module name → the version pushed last. */
@@ -41,7 +42,7 @@ public final class MemoryInventory implements Inventory {
             Comparator.comparing(Assignment::node).thenComparing(Assignment::module));
     private final Map<String, Declaration> acknowledged = new TreeMap<>();
     /** Node name → its latest facts, whose node may be older than the one in {@link #nodes}. */
-    private final Map<String, Facts> facts = new TreeMap<>();
+    private final NavigableMap<String, Facts> facts = new TreeMap<>();
     private final Map<String, Declaration> desired = new TreeMap<>();
     private final Map<String, Built> built = new TreeMap<>();
     private final Set<String> requested = new TreeSet<>();
@@ -53,6 +54,14 @@ public final class MemoryInventory implements Inventory {
     @Override
     public synchronized List<Node> nodes() {
         return List.copyOf(nodes.values());
+    }
+
+    @Override
+    public synchronized List<Node> nodes(String after, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("a page holds at least 1 node, not " + limit);
+        }
+        return nodes.tailMap(after, false).values().stream().limit(limit).toList();
     }
 
     @Override
@@ -99,6 +108,15 @@ public final class MemoryInventory implements Inventory {
     }
 
     @Override
+    public synchronized Map<String, Sighting> sightings(String after, String last) {
+        Map<String, Sighting> sightings = new TreeMap<>();
+        if (after.compareTo(last) < 0) {
+            facts.subMap(after, false, last, true).forEach((name, one) -> sightings.put(name, one.sighting()));
+        }
+        return Map.copyOf(sightings);
+    }
+
+    @Override
     public synchronized List<Manifest> modules() {
         return latest.entrySet().stream().map(e -> versions.get(e.getKey() + "@" + e.getValue()).manifest()).toList();
     }
@@ -129,6 +147,12 @@ public final class MemoryInventory implements Inventory {
     @Override
     public synchronized List<Assignment> assignments(Set<String> modules) {
         return assignments.stream().filter(a -> modules.contains(a.module())).toList();
+    }
+
+    @Override
+    public synchronized List<Assignment> assignments(Set<String> modules, String after, String last) {
+        return assignments.stream().filter(a -> modules.contains(a.module()) && a.node().compareTo(after) > 0
+                && a.node().compareTo(last) <= 0).toList();
     }
 
     @Override

@@ -186,6 +186,11 @@ class StatusTest {
         }
 
         @Override
+        public List<Node> nodes(String after, int limit) {
+            return read(delegate.nodes(after, limit));
+        }
+
+        @Override
         public Optional<Node> node(String name) {
             return read(delegate.node(name));
         }
@@ -206,6 +211,11 @@ class StatusTest {
         }
 
         @Override
+        public Map<String, Sighting> sightings(String after, String last) {
+            return read(delegate.sightings(after, last));
+        }
+
+        @Override
         public List<Manifest> modules() {
             return read(delegate.modules());
         }
@@ -223,6 +233,11 @@ class StatusTest {
         @Override
         public List<Assignment> assignments(Set<String> modules) {
             return read(delegate.assignments(modules));
+        }
+
+        @Override
+        public List<Assignment> assignments(Set<String> modules, String after, String last) {
+            return read(delegate.assignments(modules, after, last));
         }
 
         @Override
