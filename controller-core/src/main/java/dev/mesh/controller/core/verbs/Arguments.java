@@ -3,6 +3,7 @@ package dev.mesh.controller.core.verbs;
 import dev.mesh.controller.core.Tool;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.manifest.Suggestions;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -29,7 +30,8 @@ final class Arguments {
      * Checks a verb's arguments against the input schema of the tool of that name, when there is
      * one (an unknown verb is the caller's to report): every name must be one of the schema's
      * {@code properties} unless it allows {@code additionalProperties}, every {@code required} one
-     * must be there, and each must have its {@code type} and {@code minLength}.
+     * must be there, and each must have its {@code type} and {@code minLength}, and an integer its
+     * {@code minimum} and {@code maximum} ({@code description} says what it is for, and holds nothing).
      *
      * @param tools the verbs as tools
      * @param verb the verb called
@@ -80,7 +82,7 @@ final class Arguments {
     private static void checkValue(String name, JsonNode value, JsonNode schema) {
         String kind = kind(value);
         List<String> types = types(schema);
-        if (!types.isEmpty() && !types.contains(kind)) {
+        if (!types.isEmpty() && !types.contains(kind) && !(kind.equals("number") && types.contains("integer"))) {
             throw new VerbException(VerbException.Code.INVALID, "the argument \"" + name + "\" must be "
                     + expected(schema) + ", not " + kind, pointer(name));
         }
@@ -90,6 +92,23 @@ final class Arguments {
                     + expected(schema) + ", not " + (length == 0 ? "an empty string"
                     : "a string of " + length + " characters"), pointer(name));
         }
+        if (value.isNumber() && types.contains("integer") && !types.contains("number") && !within(value, schema)) {
+            // Named by its value: "not 0", "not 2.5", where a type's name would not say what is wrong.
+            throw new VerbException(VerbException.Code.INVALID, "the argument \"" + name + "\" must be "
+                    + expected(schema) + ", not " + value, pointer(name));
+        }
+    }
+
+    /** @return whether a number is an integer (also written {@code 5.0}, as JSON Schema has it) within the schema's bounds */
+    private static boolean within(JsonNode value, JsonNode schema) {
+        if (!value.canConvertToExactIntegral()) {
+            return false;
+        }
+        BigDecimal number = value.decimalValue();
+        JsonNode minimum = schema.path("minimum");
+        JsonNode maximum = schema.path("maximum");
+        return (!minimum.isNumber() || number.compareTo(minimum.decimalValue()) >= 0)
+                && (!maximum.isNumber() || number.compareTo(maximum.decimalValue()) <= 0);
     }
 
     /** @return what a schema allows, in words: {@code a non-empty string}, {@code a string or an object} */
@@ -101,11 +120,22 @@ final class Arguments {
                 case "string" -> minLength == 1 ? "a non-empty string"
                         : minLength > 1 ? "a string of at least " + minLength + " characters" : "a string";
                 case "object", "array" -> "an " + type;
+                case "integer" -> "an integer" + range(schema);
                 case "null" -> "null";
                 default -> "a " + type;
             });
         }
         return words.isEmpty() ? "any JSON value" : String.join(" or ", words);
+    }
+
+    /** @return an integer's bounds, in words: {@code  from 1 to 1000}, {@code  of at least 1}, or nothing */
+    private static String range(JsonNode schema) {
+        JsonNode minimum = schema.path("minimum");
+        JsonNode maximum = schema.path("maximum");
+        if (minimum.isNumber() && maximum.isNumber()) {
+            return " from " + minimum + " to " + maximum;
+        }
+        return minimum.isNumber() ? " of at least " + minimum : maximum.isNumber() ? " of at most " + maximum : "";
     }
 
     private static List<String> types(JsonNode schema) {
@@ -114,7 +144,7 @@ final class Arguments {
                 : type.isString() ? List.of(type.asString()) : List.of();
     }
 
-    /** @return the JSON Schema type of a value (numbers are {@code number}; the schemas use no {@code integer}) */
+    /** @return the JSON Schema type of a value: every number is a {@code number}, which an {@code integer} must also be */
     private static String kind(JsonNode value) {
         return value.isNumber() ? "number" : value.getNodeType().name().toLowerCase(Locale.ROOT);
     }
@@ -135,6 +165,15 @@ final class Arguments {
     static String optionalText(JsonNode args, String name) {
         JsonNode value = args.get(name);
         return value == null ? null : value.asString();
+    }
+
+    /**
+     * @return an integer argument {@link #check} held to its schema's bounds, or {@code absent} when it is
+     *     not given
+     */
+    static int integer(JsonNode args, String name, int absent) {
+        JsonNode value = args.get(name);
+        return value == null ? absent : value.intValue();
     }
 
     /** @return a string-or-object argument {@link #check} found there, as JSON text: a string as it is, an object written out */

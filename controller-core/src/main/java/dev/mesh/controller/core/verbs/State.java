@@ -1,5 +1,6 @@
 package dev.mesh.controller.core.verbs;
 
+import dev.mesh.controller.core.Assignment;
 import dev.mesh.controller.core.Declaration;
 import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Inventory;
@@ -19,12 +20,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * The inventory as one verb sees it, read only as far as the verb asks: its nodes and when they were seen,
  * its modules, the whole mesh, its seating and its plan against what the nodes acknowledged. A {@code nodes}
- * call never composes the mesh, and reads only the assignments of the modules that claim seats.
+ * call never composes the mesh: it reads one page of nodes, their sightings and their assignments of the
+ * modules that claim seats, never the whole mesh's.
  *
  * <p>Confined to the thread of one verb call.
  */
@@ -60,6 +63,15 @@ final class State {
             nodes = inventory.nodes();
         }
         return nodes;
+    }
+
+    /**
+     * @param after the name the page starts after ({@code ""} for the first)
+     * @param limit at most this many nodes
+     * @return the nodes named after {@code after}, by name: one page, read afresh
+     */
+    List<Node> nodes(String after, int limit) {
+        return inventory.nodes(after, limit);
     }
 
     List<Manifest> modules() {
@@ -99,6 +111,15 @@ final class State {
         return sightings;
     }
 
+    /**
+     * @param after the name a page of nodes started after
+     * @param page the page: {@link #nodes(String, int)} after {@code after}, not empty
+     * @return when each of the page's heard-from nodes was last seen, by node name, read afresh
+     */
+    Map<String, Sighting> sightings(String after, List<Node> page) {
+        return inventory.sightings(after, page.getLast().name());
+    }
+
     /** @return the node's latest facts, read afresh */
     Optional<Facts> facts(String node) {
         return inventory.facts(node);
@@ -126,11 +147,29 @@ final class State {
                 inventory.deliveries(), inventory.failures(), inventory.built(), inventory::facts, now));
     }
 
+    /**
+     * Seats a page of nodes from their assignments of the modules that claim seats, reading no other node's: what
+     * each of them {@linkplain Seating#heldBy holds} is what it holds in the whole mesh's seating (a
+     * conflict with a node outside them is not seen).
+     *
+     * @param after the name a page of nodes started after
+     * @param page the page: {@link #nodes(String, int)} after {@code after}, not empty
+     * @return their seating
+     */
+    Seating seating(String after, List<Node> page) {
+        return claimingSeating(page, claiming -> inventory.assignments(claiming, after, page.getLast().name()));
+    }
+
     /** Seats the mesh from the assignments of the modules that claim seats: the others hold none. */
     private Seating claimingSeating() {
+        return claimingSeating(nodes(), inventory::assignments);
+    }
+
+    /** Seats {@code nodes} from what {@code assignments} gives of the modules that claim seats. */
+    private Seating claimingSeating(List<Node> nodes, Function<Set<String>, List<Assignment>> assignments) {
         Map<String, Manifest> byName = modules().stream().collect(Collectors.toMap(Manifest::module, m -> m));
         Set<String> claiming = modules().stream().filter(m -> !m.claims().isEmpty()).map(Manifest::module)
                 .collect(Collectors.toSet());
-        return Seating.of(nodes(), byName, claiming.isEmpty() ? List.of() : inventory.assignments(claiming));
+        return Seating.of(nodes, byName, claiming.isEmpty() ? List.of() : assignments.apply(claiming));
     }
 }

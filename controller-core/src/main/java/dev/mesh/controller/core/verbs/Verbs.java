@@ -280,7 +280,8 @@ public final class Verbs {
         Object result = switch (name) {
             case "tools" -> Map.of("tools", TOOLS);
             case "status" -> status();
-            case "nodes" -> Reads.nodes(state(), ports.clock().instant());
+            case "nodes" -> Reads.nodes(state(), after(args), Arguments.integer(args, "limit", Reads.PAGE),
+                    ports.clock().instant());
             case "node" -> Reads.node(state(), Arguments.text(args, "name"), ports.clock().instant());
             case "modules" -> Reads.modules(inventory.modules());
             case "seats" -> Reads.seats(state());
@@ -294,6 +295,12 @@ public final class Verbs {
                     + "\"; the verbs are " + String.join(", ", TOOLS.stream().map(Tool::name).toList()), "");
         };
         return result instanceof JsonNode tree ? tree : MAPPER.valueToTree(result);
+    }
+
+    /** @return the node name {@code nodes}' cursor {@code after} names, or {@code ""} for none: from the first */
+    private static String after(JsonNode args) {
+        String cursor = Arguments.optionalText(args, "after");
+        return cursor == null ? "" : Cursor.name(cursor, "after");
     }
 
     private State state() {

@@ -169,6 +169,8 @@ class ArgumentsProperties {
                 case "array" -> json(lists().of(text(0, 12)).ofSizeBetween(0, 3));
                 case "boolean" -> json(booleans().all());
                 case "number" -> json(integers().all());
+                case "integer" -> json(integers().between(schema.path("minimum").asInt(Integer.MIN_VALUE),
+                        schema.path("maximum").asInt(Integer.MAX_VALUE)));
                 case "null" -> Generate.constant(JSON::nullNode);
                 default -> throw new IllegalStateException("no values for type " + type);
             });
@@ -176,13 +178,26 @@ class ArgumentsProperties {
         return anyOf(choices);
     }
 
-    /** @return values the schema does not allow: another type, or a string shorter than its {@code minLength} */
+    /**
+     * @return values the schema does not allow: another type, a string shorter than its {@code minLength},
+     *     or for an integer a number with a fraction or out of its bounds
+     */
     private static Gen<JsonNode> wrong(JsonNode schema) {
         List<String> types = types(schema);
-        Gen<JsonNode> otherType = values(kind -> !types.contains(kind));
+        boolean integer = types.contains("integer");
+        Gen<JsonNode> otherType = values(kind -> !types.contains(kind) && !(integer && kind.equals("number")));
         int minLength = schema.path("minLength").asInt(0);
-        return minLength > 0 && types.contains("string") ? Generate.oneOf(otherType,
-                json(strings().betweenCodePoints('a', 'z').ofLengthBetween(0, minLength - 1))) : otherType;
+        if (minLength > 0 && types.contains("string")) {
+            return Generate.oneOf(otherType,
+                    json(strings().betweenCodePoints('a', 'z').ofLengthBetween(0, minLength - 1)));
+        }
+        if (integer) {
+            long minimum = schema.path("minimum").asLong(Integer.MIN_VALUE);
+            long maximum = schema.path("maximum").asLong(Integer.MAX_VALUE);
+            return Generate.oneOf(otherType, json(doubles().between(minimum, maximum).map(d -> Math.floor(d) + 0.5)),
+                    json(longs().between(Long.MIN_VALUE, minimum - 1)), json(longs().between(maximum + 1, Long.MAX_VALUE)));
+        }
+        return otherType;
     }
 
     /** @return any JSON value, of every kind */

@@ -105,7 +105,7 @@ class ArgumentsTest {
     @Test
     void unknownArgument_oddName_isQuotedAsJson_andItsPointerEscaped() {
         assertInvalid(() -> call("nodes", "{\"a/b~c\\n\": 1}"), "/a~1b~0c\n",
-                "unknown argument \"a/b~c\\n\" for nodes; nodes takes no arguments");
+                "unknown argument \"a/b~c\\n\" for nodes; nodes takes limit, after");
     }
 
     @Test
@@ -118,6 +118,31 @@ class ArgumentsTest {
                 "the argument \"manifest\" must be a string or an object, not array");
 
         assertThat(inventory.requested()).isEmpty();
+    }
+
+    @Test
+    void integer_outOfItsBoundsOrWithAFraction_isInvalid_namingTheValueAndTheRange() {
+        assertInvalid(() -> call("nodes", "{\"limit\": 0}"), "/limit",
+                "the argument \"limit\" must be an integer from 1 to 1000, not 0");
+        assertInvalid(() -> call("nodes", "{\"limit\": 1001}"), "/limit",
+                "the argument \"limit\" must be an integer from 1 to 1000, not 1001");
+        assertInvalid(() -> call("nodes", "{\"limit\": -5}"), "/limit",
+                "the argument \"limit\" must be an integer from 1 to 1000, not -5");
+        assertInvalid(() -> call("nodes", "{\"limit\": 99999999999999999999999}"), "/limit",
+                "the argument \"limit\" must be an integer from 1 to 1000, not 99999999999999999999999");
+        assertInvalid(() -> call("nodes", "{\"limit\": 2.5}"), "/limit",
+                "the argument \"limit\" must be an integer from 1 to 1000, not 2.5");
+        assertInvalid(() -> call("nodes", "{\"limit\": \"10\"}"), "/limit",
+                "the argument \"limit\" must be an integer from 1 to 1000, not string");
+        assertInvalid(() -> call("nodes", "{\"limit\": null}"), "/limit",
+                "the argument \"limit\" must be an integer from 1 to 1000, not null");
+    }
+
+    @Test
+    void integer_atItsBounds_orWrittenWithAZeroFraction_isTaken() {
+        assertThat(call("nodes", "{\"limit\": 1}").path("nodes")).hasSize(1);
+        assertThat(call("nodes", "{\"limit\": 1000}").path("nodes")).hasSize(1);
+        assertThat(call("nodes", "{\"limit\": 1.0}").path("nodes")).as("1.0 is an integer to JSON Schema").hasSize(1);
     }
 
     @Test
@@ -156,10 +181,16 @@ class ArgumentsTest {
             assertThat(schema.path("type").asString()).as(tool.name()).isEqualTo("object");
             assertThat(schema.path("additionalProperties").asBoolean(true)).as(tool.name()).isFalse();
             for (JsonNode property : schema.path("properties")) {
-                assertThat(property.propertyNames()).as(tool.name()).isSubsetOf("type", "minLength");
-                assertThat(property.path("type").isArray() ? property.path("type").valueStream()
-                        .map(JsonNode::asString).toList() : List.of(property.path("type").asString()))
-                        .as(tool.name()).isSubsetOf(Set.of("string", "object", "array", "boolean", "number", "null"));
+                assertThat(property.propertyNames()).as(tool.name())
+                        .isSubsetOf("type", "minLength", "minimum", "maximum", "description");
+                List<String> types = property.path("type").isArray() ? property.path("type").valueStream()
+                        .map(JsonNode::asString).toList() : List.of(property.path("type").asString());
+                assertThat(types).as(tool.name())
+                        .isSubsetOf(Set.of("string", "object", "array", "boolean", "number", "integer", "null"));
+                if (property.has("minimum") || property.has("maximum")) {
+                    assertThat(types).as(tool.name() + ": bounds are checked on an integer alone")
+                            .containsExactly("integer");
+                }
             }
         }
     }
