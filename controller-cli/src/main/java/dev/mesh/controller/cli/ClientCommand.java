@@ -69,6 +69,23 @@ abstract class ClientCommand implements Callable<Integer> {
     /** Prints the verb's result for people. */
     abstract void print(JsonNode result, PrintWriter out);
 
+    /**
+     * Calls the verb once; a command that follows the verb's pages calls it for each.
+     *
+     * @param client the running controller
+     * @param arguments what {@link #arguments()} gave
+     * @return the result to print
+     * @throws VerbException when the verb fails
+     * @throws McpException when the controller cannot be reached or refuses the token
+     */
+    JsonNode call(McpClient client, ObjectNode arguments) {
+        return client.callTool(verb(), arguments, mutating() ? UUID.randomUUID().toString() : null);
+    }
+
+    /** Prints on standard error, after the text of a result, what else a person should know: nothing, here. */
+    void note(JsonNode result, PrintWriter err) {
+    }
+
     /** @return the exit code of a result the verb answered */
     int exitCode(JsonNode result) {
         return 0;
@@ -95,7 +112,7 @@ abstract class ClientCommand implements Callable<Integer> {
         PrintWriter out = commandLine.getOut();
         JsonNode result;
         try (McpClient client = McpClient.of(address.endpoint(), address.token())) {
-            result = client.callTool(verb(), arguments, mutating() ? UUID.randomUUID().toString() : null);
+            result = call(client, arguments);
         } catch (VerbException e) {
             return failed(e, commandLine, asJson);
         } catch (McpException e) {
@@ -109,6 +126,9 @@ abstract class ClientCommand implements Callable<Integer> {
             out.println(JsonOutput.MAPPER.writeValueAsString(result));
         } else {
             print(result, out);
+            out.flush();
+            note(result, commandLine.getErr());
+            commandLine.getErr().flush();
         }
         out.flush();
         return exitCode(result);

@@ -5,9 +5,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import dev.mesh.controller.mcp.McpClient;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -141,11 +144,20 @@ final class ReadCommands {
     }
 
     @Command(name = "nodes", mixinStandardHelpOptions = true, versionProvider = JarVersion.class,
-            description = "Every node with its address, system and the seats it holds.",
+            description = "Every node with its address, system and the seats it holds, in name order: the verb's "
+                    + "pages followed one after the other, or one page with --limit.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:the controller answered", ClientCommand.EXIT_1, ClientCommand.EXIT_2,
                 ClientCommand.EXIT_3})
     static final class Nodes extends ClientCommand {
+
+        @Option(names = "--limit", paramLabel = "N", description = "Print one page of at most N nodes (1 to "
+                + "1000) and, when more follow, the command that prints the next on standard error.")
+        private Integer limit;
+
+        @Option(names = "--after", paramLabel = "CURSOR", description = "Start after this cursor: the one a page "
+                + "before gave (its more: line, or its next with --json).")
+        private String after;
 
         Nodes(Map<String, String> env) {
             super(env);
@@ -157,11 +169,57 @@ final class ReadCommands {
         }
 
         @Override
+        ObjectNode arguments() {
+            ObjectNode arguments = super.arguments();
+            if (limit != null) {
+                arguments.put("limit", limit);
+            }
+            if (after != null) {
+                arguments.put("after", after);
+            }
+            return arguments;
+        }
+
+        /**
+         * One page with {@code --limit}; else every page from the first (or from {@code --after}), following
+         * {@code next}, answered as one: the verb's answer of them all, without {@code next}.
+         */
+        @Override
+        JsonNode call(McpClient client, ObjectNode arguments) {
+            JsonNode page = super.call(client, arguments);
+            if (limit != null) {
+                return page;
+            }
+            ObjectNode all = JsonOutput.MAPPER.createObjectNode();
+            ArrayNode nodes = all.putArray("nodes");
+            page.path("nodes").forEach(nodes::add);
+            while (page.path("next").isString()) {
+                String next = page.path("next").asString();
+                if (next.equals(arguments.path("after").asString(null))) {
+                    throw new CommandException("the controller answered the cursor " + next + " with itself as "
+                            + "the next; the nodes after it cannot be listed: report this as a bug of the controller");
+                }
+                page = super.call(client, arguments.put("after", next));
+                page.path("nodes").forEach(nodes::add);
+            }
+            return all;
+        }
+
+        @Override
         void print(JsonNode result, PrintWriter out) {
             Table table = Table.of("NODE", "ADDRESS", "SYSTEM", "SEATS");
             result.path("nodes").forEach(node -> table.row(text(node, "name"), text(node, "address"),
                     text(node, "system"), list(node.path("seats"))));
-            table.print(out, "No nodes: a node reports itself when its host starts.");
+            table.print(out, after == null ? "No nodes: a node reports itself when its host starts."
+                    : "No nodes after that cursor.");
+        }
+
+        @Override
+        void note(JsonNode result, PrintWriter err) {
+            if (result.path("next").isString()) {
+                err.println("more: mesh-controller nodes --limit " + limit + " --after " + result.path("next")
+                        .asString());
+            }
         }
     }
 

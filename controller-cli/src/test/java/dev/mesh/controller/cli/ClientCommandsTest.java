@@ -2,6 +2,7 @@ package dev.mesh.controller.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mesh.controller.core.Node;
 import dev.mesh.controller.testing.CommandRun;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -173,6 +174,97 @@ class ClientCommandsTest {
         assertThat(nodes).hasSize(3);
         assertThat(nodes.get(0).get("name").asString()).isEqualTo("alpha");
         assertThat(nodes.get(0).get("seats").isEmpty()).isTrue();
+    }
+
+    @Test
+    void nodes_ofMoreThanAPage_followsTheCursor_everyNodeOnceInOrder() {
+        // 2,500 nodes: three of the verb's pages of 1,000 (a page is 1,000 when no limit is given).
+        for (int i = 0; i < 2_497; i++) {
+            controller.inventory.report(new Node("node-%04d".formatted(i), "10.1.0.1", "debian-12"));
+        }
+
+        CommandRun run = controller.run("nodes");
+        JsonNode json = json(controller.run("nodes", "--json"));
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).isEmpty();
+        List<String> names = run.lines().stream().skip(1).map(line -> line.split(" +")[0]).toList();
+        assertThat(names).hasSize(2_500).doesNotHaveDuplicates().isSorted().startsWith("alpha", "beta", "gamma",
+                "node-0000").endsWith("node-2496");
+        assertThat(json.propertyNames()).as("the pages as one answer, without next").containsExactly("nodes");
+        assertThat(json.get("nodes").valueStream().map(node -> node.get("name").asString()).toList())
+                .isEqualTo(names);
+    }
+
+    @Test
+    void nodes_limit_printsOnePage_andOnStandardErrorTheCommandThatPrintsTheNext() {
+        CommandRun first = controller.run("nodes", "--limit", "2");
+        String more = first.err().strip();
+        String cursor = more.substring(more.lastIndexOf(' ') + 1);
+        CommandRun next = controller.run("nodes", "--limit", "2", "--after", cursor);
+
+        assertThat(first.exitCode()).isZero();
+        assertThat(first.lines()).hasSize(3).startsWith("NODE   ADDRESS     SYSTEM     SEATS");
+        assertThat(first.lines().get(1)).startsWith("alpha ");
+        assertThat(first.lines().get(2)).startsWith("beta ");
+        assertThat(first.err()).matches("more: mesh-controller nodes --limit 2 --after [A-Za-z0-9_-]+\n");
+        assertThat(next.exitCode()).isZero();
+        assertThat(next.lines()).hasSize(2);
+        assertThat(next.lines().get(1)).startsWith("gamma ");
+        assertThat(next.err()).as("the last page: nothing more").isEmpty();
+    }
+
+    @Test
+    void nodes_limitJson_isTheVerbsPage_withNext() {
+        JsonNode first = json(controller.run("nodes", "--limit", "2", "--json"));
+        CommandRun rest = controller.run("nodes", "--after", first.get("next").asString(), "--json");
+
+        assertThat(first.get("nodes")).hasSize(2);
+        assertThat(first.get("next").asString()).matches("[A-Za-z0-9_-]+");
+        assertThat(json(rest).get("nodes").valueStream().map(node -> node.get("name").asString()).toList())
+                .as("--after alone: every node after it").containsExactly("gamma");
+        assertThat(rest.err()).isEmpty();
+    }
+
+    @Test
+    void nodes_afterTheLastNode_saysThereAreNoneAfterIt() {
+        controller.inventory.report(new Node("zulu", "10.20.0.26", "debian-12"));
+        String more = controller.run("nodes", "--limit", "3").err().strip();
+        String afterGamma = more.substring(more.lastIndexOf(' ') + 1);
+        // The same controller's store without zulu: it was removed since that page.
+        controller.close();
+        controller = new TestController(state);
+
+        CommandRun none = controller.run("nodes", "--after", afterGamma);
+        CommandRun page = controller.run("nodes", "--limit", "5", "--after", afterGamma);
+
+        assertThat(more).startsWith("more: mesh-controller nodes --limit 3 --after ");
+        assertThat(none.exitCode()).isZero();
+        assertThat(none.out()).isEqualTo("No nodes after that cursor.\n");
+        assertThat(none.err()).isEmpty();
+        assertThat(page.out()).isEqualTo("No nodes after that cursor.\n");
+        assertThat(page.err()).isEmpty();
+    }
+
+    @Test
+    void nodes_limitOutOfRange_isTheVerbsError_exits1_withThePointer() {
+        CommandRun run = controller.run("nodes", "--limit", "0");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).isEqualTo("error (invalid): the argument \"limit\" must be an integer from 1 to 1000, "
+                + "not 0\n  at /limit\n");
+    }
+
+    @Test
+    void nodes_malformedCursor_isTheVerbsError_exits1_sayingWhatToPass() {
+        CommandRun run = controller.run("nodes", "--after", "beta");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).isEqualTo("error (invalid): the cursor \"beta\" given as after is not one a nodes "
+                + "answer gave as next; pass next as it came, or leave after out to start at the first node\n"
+                + "  at /after\n");
     }
 
     @Test
