@@ -25,8 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -106,12 +104,12 @@ public final class BrokerVerbsBench {
                 rounds * round, loopback.vhost());
         // The callers hold a caller's permissions alone, as the controller sets them (docs/security.md).
         String user = loopback.addCaller("bench-caller-" + loopback.vhost().substring("mesh-bench-".length()));
-        List<Caller> all = new ArrayList<>();
+        List<BrokerCaller> all = new ArrayList<>();
         for (int c = 0; c < callers; c++) {
-            all.add(new Caller(loopback.connect("bench-caller-" + c, user, user), user));
+            all.add(new BrokerCaller(loopback.connect("bench-caller-" + c, user, user), user));
         }
         try {
-            Caller one = all.getFirst();
+            BrokerCaller one = all.getFirst();
             String answer = new String(one.call(Topology.VERBS, STATUS), StandardCharsets.UTF_8);
             if (!answer.contains("\"isError\":false")) {
                 throw new IllegalStateException("status failed: " + answer);
@@ -160,14 +158,14 @@ public final class BrokerVerbsBench {
             System.out.printf(Locale.ROOT, "status / echo throughput = %.2f; target >= 0.7: %s%n", ratio,
                     Loopback.met(ratio >= 0.7));
         } finally {
-            for (Caller caller : all) {
+            for (BrokerCaller caller : all) {
                 caller.close();
             }
         }
     }
 
     /** Calls the echo and {@code status} in turn for {@code seconds}, adding each call's time when given. */
-    private static void alternating(Caller caller, int seconds, List<Long> echoTimes, List<Long> statusTimes)
+    private static void alternating(BrokerCaller caller, int seconds, List<Long> echoTimes, List<Long> statusTimes)
             throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < end) {
@@ -184,12 +182,12 @@ public final class BrokerVerbsBench {
     }
 
     /** @return calls per second of all callers together over {@code seconds} */
-    private static double concurrent(List<Caller> callers, String queue, int seconds) throws Exception {
+    private static double concurrent(List<BrokerCaller> callers, String queue, int seconds) throws Exception {
         AtomicLong calls = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
         List<Exception> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-        for (Caller caller : callers) {
+        for (BrokerCaller caller : callers) {
             threads.add(Thread.ofPlatform().start(() -> {
                 try {
                     while (!stop.get()) {
@@ -216,44 +214,6 @@ public final class BrokerVerbsBench {
             throw failures.getFirst();
         }
         return (after - before) / (took / 1e9);
-    }
-
-    /** A caller: its own connection, direct reply-to, one request in flight. */
-    private static final class Caller implements AutoCloseable {
-
-        private final Connection connection;
-        private final String user;
-        private final Channel channel;
-        private final BlockingQueue<com.rabbitmq.client.Delivery> replies = new ArrayBlockingQueue<>(16);
-        private long next;
-
-        Caller(Connection connection, String user) throws IOException {
-            this.connection = connection;
-            this.user = user;
-            this.channel = connection.createChannel();
-            channel.basicConsume("amq.rabbitmq.reply-to", true, (tag, delivery) -> replies.add(delivery), tag -> { });
-        }
-
-        byte[] call(String queue, byte[] body) throws IOException, InterruptedException {
-            String correlation = Long.toString(next++);
-            AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder().replyTo("amq.rabbitmq.reply-to")
-                    .correlationId(correlation).userId(user).messageId("m-" + correlation + "-"
-                            + System.nanoTime()).contentType("application/json").build();
-            channel.basicPublish("", queue, properties, body);
-            com.rabbitmq.client.Delivery reply = replies.poll(10, TimeUnit.SECONDS);
-            if (reply == null) {
-                throw new IllegalStateException("no reply from " + queue + " in 10 s");
-            }
-            if (!correlation.equals(reply.getProperties().getCorrelationId())) {
-                throw new IllegalStateException("a reply to another request: " + reply.getProperties().getCorrelationId());
-            }
-            return reply.getBody();
-        }
-
-        @Override
-        public void close() throws IOException {
-            connection.abort();
-        }
     }
 
     /**

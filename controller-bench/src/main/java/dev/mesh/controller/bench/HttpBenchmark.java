@@ -117,7 +117,7 @@ public class HttpBenchmark {
         return post(mcp.endpoint(), STATUS);
     }
 
-    /** @return the answer: 10,000 nodes */
+    /** @return the answer: the first page of the 10,000 nodes, 1,000 of them (the verb's page without a limit) */
     @Benchmark
     public String nodes() throws IOException, InterruptedException {
         return post(mcp.endpoint(), NODES);
