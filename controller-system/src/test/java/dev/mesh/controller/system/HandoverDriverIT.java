@@ -20,6 +20,10 @@ import org.junit.jupiter.api.Test;
  * older epoch after a newer one, no event or delivery accepted from a stale epoch, every acknowledged
  * push stored exactly once, and every cycle ending with one active controller. The gaps are printed, not
  * asserted: a loaded CI machine is no place to time them.
+ *
+ * <p>One scenario, the lock's session terminated, is in {@link HandoverLockSessionIT}: Failsafe runs two classes at
+ * a time, and the upgrade's driver beside these scenarios took about half their time, so the other half waited
+ * alone (docs/benchmarks.md, "Test time with them").
  */
 class HandoverDriverIT {
 
@@ -31,15 +35,21 @@ class HandoverDriverIT {
     private static final Duration SETTLE = Duration.ofSeconds(1);
 
     private static Outcome run(String scenario, int cycles) throws Exception {
+        return run(scenario, cycles, OUTCOMES);
+    }
+
+    /** Runs a scenario's cycles under CI's load, prints its outcome and adds it to {@code outcomes}. */
+    static Outcome run(String scenario, int cycles, List<Outcome> outcomes) throws Exception {
         Options options = new Options(List.of(scenario), cycles, 50, 10, WARMUP, STEADY, SETTLE,
                 Path.of(System.getProperty("mesh.bundle", "../controller-launcher/target/mesh-controller/mesh-controller")));
         Outcome outcome = HandoverDriver.run(scenario, options);
         HandoverDriver.print(outcome);
-        OUTCOMES.add(outcome);
+        outcomes.add(outcome);
         return outcome;
     }
 
-    private static void assertSafe(Outcome outcome) {
+    /** What every scenario must keep, whatever its timings. */
+    static void assertSafe(Outcome outcome) {
         var verdict = outcome.verdict();
         assertThat(outcome.problems()).as("what went wrong in the cycles").isEmpty();
         Safety.assertNothingLostOrDoubled(verdict);
@@ -75,11 +85,6 @@ class HandoverDriverIT {
     @Test
     void sigstop_ofTheActive_for8Seconds_itRejoinsAsStandby() throws Exception {
         assertSafe(run("stop-8", 1));
-    }
-
-    @Test
-    void theLockSessionTerminated_byPostgres() throws Exception {
-        assertSafe(run("terminate-lock", 1));
     }
 
     @Test

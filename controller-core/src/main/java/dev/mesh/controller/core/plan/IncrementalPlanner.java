@@ -130,6 +130,10 @@ public final class IncrementalPlanner {
         }
     }
 
+    /** The classes of the JDK's unmodifiable maps: of one entry, and of none or several. */
+    private static final Class<?> UNMODIFIABLE_ONE = Map.of("", "").getClass();
+    private static final Class<?> UNMODIFIABLE_MANY = Map.of("", "", " ", "").getClass();
+
     /** The mesh of the last call that completed; null before the first, and after a failed call. */
     private Mesh previous;
     private Layout layout;
@@ -199,7 +203,7 @@ public final class IncrementalPlanner {
      *     composition gave it; a node missing here has none
      * @param built the builds already done, by id ({@code build:MODULE@VERSION/ARTIFACT})
      * @param delta what changed since the previous call (see {@link Delta}); null to compare
-     * @return what {@link Planner#plan} returns for the same arguments, when {@code delta} is true
+     * @return what {@link Planner#plan} returns for the same arguments, when {@code delta} says what changed
      * @throws NullPointerException if an argument but {@code delta} is null
      */
     public synchronized Planning plan(Mesh mesh, Map<String, Declaration> acknowledged, Map<String, Built> built,
@@ -217,33 +221,7 @@ public final class IncrementalPlanner {
         Set<String> candidates = regroup ? regroup(mesh, built)
                 : reassign(told != null ? new AssignmentDelta(told.removed(), told.added())
                         : AssignmentDelta.between(before.assignments(), mesh.assignments()), mesh);
-        List<Remembered> touched = new ArrayList<>();
-        for (String name : candidates) {
-            Node node = nodes.get(name);
-            if (node != null) {
-                Remembered memory = recomposeIfChanged(node);
-                if (memory != null) {
-                    touched.add(memory);
-                }
-            }
-        }
-        if (inOrder == null) {
-            startOver();
-            touched = Arrays.asList(inOrder);
-        } else if (told != null) {
-            for (String name : told.acknowledged()) {
-                Remembered memory = remembered.get(name);
-                if (memory != null) {
-                    touched.add(memory);
-                }
-            }
-        } else if (acknowledged != acknowledgedThen || !unmodifiable(acknowledged)) {
-            for (Remembered memory : inOrder) {
-                if (acknowledged.get(memory.name) != memory.acknowledgedNow) {
-                    touched.add(memory);
-                }
-            }
-        }
+        List<Remembered> touched = touched(candidates, acknowledged, acknowledgedThen, told);
         for (Remembered memory : touched) {
             refresh(memory, acknowledged.get(memory.name));
         }
@@ -261,15 +239,47 @@ public final class IncrementalPlanner {
         return planning;
     }
 
-    /** Whether the map is one the JDK made unmodifiable, which therefore cannot have changed since. */
-    private static boolean unmodifiable(Map<String, Declaration> map) {
-        Class<?> type = map.getClass();
-        return type == UNMODIFIABLE_EMPTY || type == UNMODIFIABLE_ONE || type == UNMODIFIABLE_MANY;
+    /**
+     * The nodes a call must bring up to date: those recomposed among the candidates, and those whose
+     * acknowledged declaration changed — named by the delta, or found by comparing each node's with the
+     * previous call's, unless the map is that call's own and unmodifiable. Every node after a regroup.
+     */
+    private List<Remembered> touched(Set<String> candidates, Map<String, Declaration> acknowledged,
+            Map<String, Declaration> acknowledgedThen, Delta told) {
+        List<Remembered> touched = new ArrayList<>();
+        for (String name : candidates) {
+            Node node = nodes.get(name);
+            Remembered memory = node == null ? null : recomposeIfChanged(node);
+            if (memory != null) {
+                touched.add(memory);
+            }
+        }
+        if (inOrder == null) {
+            startOver();
+            return Arrays.asList(inOrder);
+        }
+        if (told != null) {
+            for (String name : told.acknowledged()) {
+                Remembered memory = remembered.get(name);
+                if (memory != null) {
+                    touched.add(memory);
+                }
+            }
+        } else if (acknowledged != acknowledgedThen || !unmodifiable(acknowledged)) {
+            for (Remembered memory : inOrder) {
+                if (acknowledged.get(memory.name) != memory.acknowledgedNow) {
+                    touched.add(memory);
+                }
+            }
+        }
+        return touched;
     }
 
-    private static final Class<?> UNMODIFIABLE_EMPTY = Map.of().getClass();
-    private static final Class<?> UNMODIFIABLE_ONE = Map.of("", "").getClass();
-    private static final Class<?> UNMODIFIABLE_MANY = Map.of("", "", " ", "").getClass();
+    /** Whether the map is one the JDK made unmodifiable ({@link Map#of}, {@link Map#copyOf}): it cannot have changed. */
+    private static boolean unmodifiable(Map<String, Declaration> map) {
+        Class<?> type = map.getClass();
+        return type == UNMODIFIABLE_ONE || type == UNMODIFIABLE_MANY;
+    }
 
     /** After a regroup: every node in name order, with its place and nothing assembled yet. */
     private void startOver() {
