@@ -1,6 +1,6 @@
 package dev.mesh.controller.core;
 
-import dev.mesh.controller.core.plan.internal.ChunkedList;
+import dev.mesh.controller.core.internal.collect.ChunkedList;
 import dev.mesh.controller.manifest.Problem;
 import java.util.List;
 import java.util.Map;

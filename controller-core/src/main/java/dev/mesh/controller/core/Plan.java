@@ -1,6 +1,6 @@
 package dev.mesh.controller.core;
 
-import dev.mesh.controller.core.plan.internal.PlanInputs;
+import dev.mesh.controller.core.internal.collect.PlanInputs;
 import dev.mesh.controller.manifest.Manifest;
 import java.util.List;
 import java.util.Map;

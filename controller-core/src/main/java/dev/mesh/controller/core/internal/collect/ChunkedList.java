@@ -1,4 +1,4 @@
-package dev.mesh.controller.core.plan.internal;
+package dev.mesh.controller.core.internal.collect;
 
 import java.util.AbstractList;
 import java.util.Arrays;

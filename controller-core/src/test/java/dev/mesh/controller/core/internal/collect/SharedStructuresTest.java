@@ -1,4 +1,4 @@
-package dev.mesh.controller.core.plan.internal;
+package dev.mesh.controller.core.internal.collect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
