@@ -4,10 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.bus.BrokerUpstream;
 import dev.mesh.controller.mcp.Assembly;
+import dev.mesh.controller.mcp.BearerToken;
+import dev.mesh.controller.mcp.McpHttpServer;
 import dev.mesh.controller.store.PgIdentity;
 import dev.mesh.controller.store.TestDatabases;
 import dev.mesh.controller.testing.ServeEnvironment;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -43,6 +51,7 @@ class MeshStatusIT {
     private RabbitVhost vhost;
     private MeshController controller;
     private BrokerUpstream caller;
+    private int httpPort;
 
     @BeforeEach
     void start() throws IOException {
@@ -54,7 +63,11 @@ class MeshStatusIT {
         PgIdentity identity = new PgIdentity(config.stores().identity().dataSource());
         identity.enroll("guest");
         identity.grant("guest", "status");
-        controller = MeshController.start(config, Optional.empty());
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            httpPort = free.getLocalPort();
+        }
+        controller = MeshController.start(config, Optional.of(McpHttpServer.Config.loopback(httpPort,
+                BearerToken.random(), "local")));
         caller = BrokerUpstream.connect(config.broker().settings(config.certificate()), Duration.ofSeconds(20));
     }
 
@@ -94,6 +107,28 @@ class MeshStatusIT {
         assertThat(after.at("/bus/reports/rejected/no-user-id").asLong()).isEqualTo(1);
         assertThat(after.at("/bus/reports/accepted").asLong()).isZero();
         assertThat(vhost.queues("messages")).contains("mesh-controller.dead\t1");
+    }
+
+    /**
+     * {@code /metrics} of the same controller (its {@code --http} listener) tells what {@code status} tells of the
+     * connections: the member of each cluster they are on, and how often each was lost and made again.
+     */
+    @Test
+    void metrics_showTheMemberEachConnectionIsOn_andTheReconnections() throws Exception {
+        HttpResponse<String> scraped;
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            scraped = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+
+        assertThat(scraped.statusCode()).isEqualTo(200);
+        assertThat(scraped.body().lines())
+                .contains("mesh_controller_broker_recoveries_total 0.0",
+                        "mesh_controller_nats_reconnections_total{connection=\"facts\"} 0.0",
+                        "mesh_controller_nats_reconnections_total{connection=\"events\"} 0.0",
+                        "mesh_controller_connected_member{connection=\"broker\",member=\"127.0.0.1:5672\"} 1.0",
+                        "mesh_controller_connected_member{connection=\"nats_facts\",member=\"nats://127.0.0.1:4222\"} 1.0",
+                        "mesh_controller_connected_member{connection=\"nats_events\",member=\"nats://127.0.0.1:4222\"} 1.0");
     }
 
     private JsonNode status() {
