@@ -1,11 +1,11 @@
 package dev.mesh.controller.cli;
 
+import dev.mesh.controller.mcp.McpClient;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import dev.mesh.controller.mcp.McpClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
