@@ -24,6 +24,12 @@ class BundleIT {
     private static final Path LAUNCHER = BUNDLE.resolve("mesh-controller");
     private static final Path JAVA_17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64");
 
+    /** Where the production archive is unpacked, once for the class ({@link #unpackProduction()}). */
+    @TempDir
+    static Path classDir;
+
+    private static Path unpacked;
+
     @TempDir
     Path dir;
 
@@ -307,16 +313,24 @@ class BundleIT {
         return bare.resolve("mesh-controller");
     }
 
-    /** @return the directory into which the production archive was unpacked, checked against its digest first */
+    /**
+     * @return the directory into which the production archive was unpacked, checked against its digest first:
+     *     once for the class (the tests only run what it holds), as a 75 MB archive costs seconds each time
+     */
     private Path unpackProduction() throws IOException, InterruptedException {
-        Path into = Files.createDirectories(dir.resolve("unpacked"));
-        CommandRun check = run(List.of("sha256sum", "--check", "mesh-controller.tar.gz.sha256"), System.getenv(),
-                BUNDLE.getParent());
-        assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
-        CommandRun untar = run(List.of("tar", "-xzf", BUNDLE.resolveSibling("mesh-controller.tar.gz").toAbsolutePath()
-                .toString(), "-C", into.toString()), System.getenv());
-        assertThat(untar.exitCode()).as(untar.err()).isZero();
-        return into;
+        synchronized (BundleIT.class) {
+            if (unpacked == null) {
+                Path into = Files.createDirectories(classDir.resolve("unpacked"));
+                CommandRun check = run(List.of("sha256sum", "--check", "mesh-controller.tar.gz.sha256"),
+                        System.getenv(), BUNDLE.getParent());
+                assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
+                CommandRun untar = run(List.of("tar", "-xzf", BUNDLE.resolveSibling("mesh-controller.tar.gz")
+                        .toAbsolutePath().toString(), "-C", into.toString()), System.getenv());
+                assertThat(untar.exitCode()).as(untar.err()).isZero();
+                unpacked = into;
+            }
+            return unpacked;
+        }
     }
 
     /** @return the SHA-256 of what {@code tool -dc archive} writes, the archive in the build's target */

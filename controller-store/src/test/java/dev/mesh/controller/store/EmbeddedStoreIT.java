@@ -13,7 +13,11 @@ import java.nio.file.attribute.PosixFilePermissions;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@link EmbeddedStore}: its own PostgreSQL under a state directory, as root too (this machine's CI runs as root). */
@@ -51,20 +55,39 @@ class EmbeddedStoreIT {
         assertThat(Files.exists(state.resolve("postgres").resolve("postmaster.pid"))).as("stopped").isFalse();
     }
 
-    @Test
-    void start_runsTheServerWithFsyncOn_thoughTheLibraryStartsItWithFsyncOff() {
-        try (EmbeddedStore store = EmbeddedStore.start(state)) {
+    /**
+     * What one start makes of a new state directory, each read from the same running store: every start
+     * costs an {@code initdb} and the server's unpacking (about ten seconds on a loaded CI machine).
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class OneStart {
+
+        private Path state;
+        private EmbeddedStore store;
+
+        @BeforeAll
+        void start(@TempDir Path directory) {
+            state = directory;
+            store = EmbeddedStore.start(state);
+        }
+
+        @AfterAll
+        void stop() {
+            store.close();
+        }
+
+        @Test
+        void runsTheServerWithFsyncOn_thoughTheLibraryStartsItWithFsyncOff() {
             DSLContext db = DSL.using(store.endpoint(Database.INVENTORY).dataSource(), SQLDialect.POSTGRES);
             for (String setting : new String[] {"fsync", "synchronous_commit"}) {
                 assertThat(db.fetchValue(DSL.function(DSL.name("current_setting"), String.class, DSL.inline(setting))))
                         .as(setting).isEqualTo("on");
             }
         }
-    }
 
-    @Test
-    void start_refusesEveryLoginWithoutThePassword_theSuperusersToo() throws IOException {
-        try (EmbeddedStore store = EmbeddedStore.start(state)) {
+        @Test
+        void refusesEveryLoginWithoutThePassword_theSuperusersToo() throws IOException {
             Endpoint right = store.endpoint(Database.INVENTORY);
             assertThat(right.password().reveal()).isEqualTo(Files.readString(state.resolve("password")).strip())
                     .hasSize(32);
@@ -78,11 +101,9 @@ class EmbeddedStoreIT {
                     .doesNotContain(right.password().reveal());
             assertThat(Files.readString(state.resolve("postgres.log"))).doesNotContain(right.password().reveal());
         }
-    }
 
-    @Test
-    void start_makesTheStateDirectoryOwnerOnly() throws IOException {
-        try (EmbeddedStore store = EmbeddedStore.start(state)) {
+        @Test
+        void makesTheStateDirectoryOwnerOnly() throws IOException {
             assertThat(store.state()).isEqualTo(state.toAbsolutePath());
             assertThat(mode(state)).isEqualTo("rwx------");
             assertThat(mode(state.resolve("postgres"))).isEqualTo("rwx------");

@@ -28,6 +28,13 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class EmbeddedStoreLockIT {
 
+    /**
+     * The server unpacked once for the class, and its first {@code initdb} kept as the template the later
+     * starts copy: what this class tests is the state directory's lock, not the unpacking.
+     */
+    @TempDir
+    static Path binaries;
+
     @TempDir
     Path state;
 
@@ -51,7 +58,7 @@ class EmbeddedStoreLockIT {
         assertThat(ProcessHandle.of(orphan)).as("the server outlived its controller").get()
                 .matches(ProcessHandle::isAlive);
 
-        try (EmbeddedStore store = EmbeddedStore.start(state)) {
+        try (EmbeddedStore store = EmbeddedStore.start(state, binaries)) {
             assertThat(ProcessHandle.of(orphan).filter(ProcessHandle::isAlive)).as("the orphan was stopped").isEmpty();
             assertThat(new PgInventory(store.endpoint(Database.INVENTORY).dataSource()).nodes())
                     .containsExactly(new Node("alpha", "10.0.0.1", "debian-12"));
@@ -62,7 +69,7 @@ class EmbeddedStoreLockIT {
     void start_whileAnotherControllerRunsOnTheDirectory_isRefused_namingItsPid() throws Exception {
         Process holder = holder();
 
-        assertThatThrownBy(() -> EmbeddedStore.start(state))
+        assertThatThrownBy(() -> EmbeddedStore.start(state, binaries))
                 .isInstanceOf(StoreException.class)
                 .hasMessage("another controller is running (pid " + holder.pid() + ") on the state directory "
                         + state.toAbsolutePath() + "; stop it first, or give this one another state directory (--state)");
@@ -70,15 +77,15 @@ class EmbeddedStoreLockIT {
 
         holder.getOutputStream().close(); // the holder closes its store and ends
         assertThat(holder.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        try (EmbeddedStore store = EmbeddedStore.start(state)) {
+        try (EmbeddedStore store = EmbeddedStore.start(state, binaries)) {
             assertThat(new PgInventory(store.endpoint(Database.INVENTORY).dataSource()).nodes()).hasSize(1);
         }
     }
 
     @Test
     void start_twiceInOneProcess_isRefused_andTheLockIsOwnerOnly() throws IOException {
-        try (EmbeddedStore store = EmbeddedStore.start(state)) {
-            assertThatThrownBy(() -> EmbeddedStore.start(state))
+        try (EmbeddedStore store = EmbeddedStore.start(state, binaries)) {
+            assertThatThrownBy(() -> EmbeddedStore.start(state, binaries))
                     .isInstanceOf(StoreException.class)
                     .hasMessageStartingWith("another controller is running (pid " + ProcessHandle.current().pid() + ")");
             assertThat(Files.readString(state.resolve("controller.lock")))
@@ -93,7 +100,7 @@ class EmbeddedStoreLockIT {
     private Process holder() throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process holder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                EmbeddedStoreHolder.class.getName(), state.toString())
+                EmbeddedStoreHolder.class.getName(), state.toString(), binaries.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         holders.add(holder);
         BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
