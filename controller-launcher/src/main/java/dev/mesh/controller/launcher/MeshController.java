@@ -126,6 +126,7 @@ final class MeshController implements AutoCloseable {
                 executor.changed();
             };
             store.lock().onFailover((from, to) -> bus.failover("store", from, to));
+            StoreMetrics.register(metrics.registry(), PrometheusMetrics.PREFIX, store.lock());
             // Reports and facts in before the verbs: status's bus counts them (BusWire), and neither needs a verb.
             // Facts only from a known principal or a node the inventory holds (docs/security.md).
             KnownNodes known = opened.open(KnownNodes.start(principals, store.inventory()));

@@ -128,7 +128,11 @@ class MeshStatusIT {
                         "mesh_controller_nats_reconnections_total{connection=\"events\"} 0.0",
                         "mesh_controller_connected_member{connection=\"broker\",member=\"127.0.0.1:5672\"} 1.0",
                         "mesh_controller_connected_member{connection=\"nats_facts\",member=\"nats://127.0.0.1:4222\"} 1.0",
-                        "mesh_controller_connected_member{connection=\"nats_events\",member=\"nats://127.0.0.1:4222\"} 1.0");
+                        "mesh_controller_connected_member{connection=\"nats_events\",member=\"nats://127.0.0.1:4222\"} 1.0",
+                        "mesh_controller_store_primary{member=\"127.0.0.1:5432\"} 1.0",
+                        "mesh_controller_store_synchronous 0.0",
+                        "mesh_controller_store_standbys 0.0",
+                        "mesh_controller_store_failovers_total 0.0");
     }
 
     private JsonNode status() {
