@@ -67,10 +67,13 @@ public final class LabBundles {
      * @param directory where the raised archive (and its unpacked tree) go
      * @param repository the project's checkout, whose {@code examples/} and
      *     {@code controller-launcher/src/build/serve-classes} the caches' training takes
+     * @param trainCaches whether its ahead-of-time caches are trained again, as a release's are; without, the
+     *     raised bundle has none (its JVMs start without one, a second or so slower), and raising it costs the
+     *     unpacking and packing alone, not the training's runs of the controller (CI's upgrade test)
      * @return the raised archive, as a builder names it
      * @throws SimulationException when the archive cannot be unpacked, changed, trained or packed again
      */
-    public static Archive raised(Path archive, String version, Path directory, Path repository) {
+    public static Archive raised(Path archive, String version, Path directory, Path repository, boolean trainCaches) {
         String tag = version.replaceAll("[^A-Za-z0-9]", "_").toLowerCase(java.util.Locale.ROOT);
         Path tree = directory.resolve("bundle-" + tag);
         try {
@@ -92,7 +95,7 @@ public final class LabBundles {
                     rewrite(jar, version, name.startsWith("controller-store-") ? tag : null);
                 }
             }
-            for (String workload : trained) {
+            for (String workload : trainCaches ? trained : List.<String>of()) {
                 if (!workload.equals("validate")) {
                     train(tree.resolve("mesh-controller"), workload, repository, directory);
                 }
