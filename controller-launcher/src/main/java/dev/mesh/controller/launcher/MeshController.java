@@ -122,6 +122,14 @@ final class MeshController implements AutoCloseable {
                     onActivated.get().run();
                     bus.activated();
                 }
+                // Events are not fenced: one a thawed controller holds from before its freeze would go out under
+                // an epoch that has ended. The plan's events go out only while the store confirms the lock within
+                // its lease (asked again when the last confirmation is older); docs/handover.md, "Events".
+                if (!store.lock().confirmed()) {
+                    LOG.warn("event not published kind={} epoch={} reason=\"the plan lock is no longer confirmed "
+                            + "within its lease: another controller may be active\"", kind, lifecycle.status().epoch());
+                    return;
+                }
                 bus.events().publish(kind, payload);
                 executor.changed();
             };

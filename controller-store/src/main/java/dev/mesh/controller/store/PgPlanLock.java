@@ -77,6 +77,8 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
     private volatile boolean closed;
     /** The last unsafe replication {@link #say} logged, so that a new session in the same state says nothing. */
     private Replication said;
+    /** When the store last confirmed the lock held ({@link System#nanoTime}): taken, or seen by {@link #check()}. */
+    private volatile long confirmedAt;
     /** What the last session opened found: the primary it is on; {@code null} before the first. */
     private volatile Replication seen;
     private final List<BiConsumer<String, String>> onFailover = new CopyOnWriteArrayList<>();
@@ -295,12 +297,36 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                         + now.epoch() + " held it");
                 return;
             }
-            if (!holds) {
+            if (holds) {
+                confirmedAt = System.nanoTime();
+            } else {
                 lose("the plan lock was lost: its database session (pid " + now.pid() + ") no longer holds it");
             }
         } finally {
             turn.unlock();
         }
+    }
+
+    /**
+     * Whether this controller may still speak for its epoch where nothing fences it (an event on NATS): the lock
+     * held and not found lost, and the store's last confirmation of it ({@link #check()}, or the taking) younger
+     * than the lease — before the lease runs out no other controller may take the lock from a holder that is
+     * seen. When it is older (this process was frozen, or starved of the CPU, past its lease), the store is asked
+     * again first, as {@link #check()} does; a lock found lost on the way is lost as there. Without a lease,
+     * whether the lock is held and not found lost.
+     *
+     * @return {@code true} when the store confirmed the lock held within the lease
+     */
+    public boolean confirmed() {
+        Held now = held;
+        if (now == null || lost != null || closed) {
+            return false;
+        }
+        if (lease == null || System.nanoTime() - confirmedAt < lease.toNanos()) {
+            return true;
+        }
+        check();
+        return held == now && lost == null && System.nanoTime() - confirmedAt < lease.toNanos();
     }
 
     @Override
@@ -479,6 +505,7 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
                 LOG.debug("plan lock taken holder={} epoch={} pid={} waitedMs={} advancedMs={}", holder, tenure.epoch(),
                         current.pid(), (locked - asked) / 1_000_000, (System.nanoTime() - locked) / 1_000_000);
                 held = new Held(tenure, current.pid());
+                confirmedAt = System.nanoTime();
                 return new Taken(tenure);
             } catch (LockSession.Unconfirmed e) {
                 // Ending the session frees the lock; the epoch stays recorded on the primary, never held by

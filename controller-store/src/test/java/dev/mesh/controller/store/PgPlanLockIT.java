@@ -410,6 +410,37 @@ class PgPlanLockIT {
         assertThat(counter()).isZero();
     }
 
+    /**
+     * What an event on NATS (which nothing fences) is published under: within the lease the lock is confirmed
+     * without asking the store; past it, the store is asked again, and a holder whose lock another controller took
+     * meanwhile (its lease expired while it was frozen) finds it lost there and is not confirmed.
+     */
+    @Test
+    void confirmed_withinTheLease_thenOnlyWhatTheStoreConfirmsAgain() throws Exception {
+        PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10)).withLease(Duration.ofSeconds(1));
+        locks.add(a);
+        assertThat(a.confirmed()).as("not acquired").isFalse();
+        a.acquire();
+        assertThat(a.confirmed()).as("just taken").isTrue();
+
+        Thread.sleep(1_100);
+        assertThat(a.confirmed()).as("past the lease: the store asked again, still held").isTrue();
+        assertThat(a.tenure()).isPresent();
+
+        // Frozen: a unseen for a minute; b ends its session and takes the lock as a crash.
+        DSL.using(source, SQLDialect.POSTGRES).update(LEADERSHIP)
+                .set(LEADERSHIP.SEEN_AT, java.time.OffsetDateTime.now().minusMinutes(1)).execute();
+        PgPlanLock b = PgPlanLock.of(inventory, source, "ctl-b", Duration.ofSeconds(10))
+                .withLease(Duration.ofSeconds(1));
+        locks.add(b);
+        assertThat(b.acquire().epoch()).isEqualTo(2);
+        Thread.sleep(1_100);
+
+        assertThat(a.confirmed()).as("thawed past its lease, its lock taken").isFalse();
+        assertThat(a.tenure()).as("found lost on the way").isEmpty();
+        assertThat(b.confirmed()).isTrue();
+    }
+
     @Test
     void check_waitsItsTurnBehindPlanWork_andRenewsTheLease() throws Exception {
         PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
