@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Every node's host, as far as its queue goes: one consumer on each {@code mesh-host.<node>} (plain
- * {@code amqp-client}, automatic acknowledgement, as many channels as {@code channels}), noting for each node
+ * {@code amqp-client}, automatic acknowledgement, spread over a few channels), noting for each node
  * how many messages came since {@link #expect}, when the first of them came ({@link System#nanoTime()} in the
  * consumer's callback) and its body and {@code revision} and {@code epoch} headers.
  *
@@ -54,24 +54,46 @@ final class HostQueues implements AutoCloseable {
     }
 
     /**
-     * Consumes every node's queue, which must exist.
-     *
      * @param connection the hosts' connection, closed by {@link #close()}
      * @param nodes the nodes' names
-     * @param channels over how many channels the consumers are spread
-     * @return the consumers, expecting a first phase
+     * @return the hosts, consuming nothing yet
      */
-    static HostQueues consume(Connection connection, List<String> nodes, int channels) throws IOException {
-        HostQueues hosts = new HostQueues(connection, nodes);
-        for (int c = 0; c < channels; c++) {
-            hosts.channels.add(connection.createChannel());
+    static HostQueues of(Connection connection, List<String> nodes) {
+        return new HostQueues(connection, nodes);
+    }
+
+    /**
+     * Consumes every node's queue, which must exist, expecting a first phase.
+     *
+     * @param over over how many channels the consumers are spread
+     */
+    void consume(int over) throws IOException {
+        for (int c = 0; c < over; c++) {
+            channels.add(connection.createChannel());
         }
         for (int i = 0; i < nodes.size(); i++) {
             int node = i;
-            hosts.channels.get(i % channels).basicConsume(Topology.HOST_QUEUE_PREFIX + nodes.get(i), true,
-                    (tag, delivery) -> hosts.arrived(node, delivery), tag -> { });
+            channels.get(i % over).basicConsume(Topology.HOST_QUEUE_PREFIX + nodes.get(i), true,
+                    (tag, delivery) -> arrived(node, delivery), tag -> { });
         }
-        return hosts;
+    }
+
+    /**
+     * Deletes every node's queue, one at a time, on a channel of {@code on}; a queue that is not there is no
+     * failure.
+     */
+    void delete(Connection on) throws IOException {
+        connection.abort();
+        long start = System.nanoTime();
+        try (Channel channel = on.createChannel()) {
+            for (String node : nodes) {
+                channel.queueDelete(Topology.HOST_QUEUE_PREFIX + node);
+            }
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IOException("closing the channel that deleted the hosts' queues timed out", e);
+        }
+        System.out.printf(java.util.Locale.ROOT, "%,d host queues deleted in %.1f s%n", nodes.size(),
+                (System.nanoTime() - start) / 1e9);
     }
 
     private void arrived(int node, com.rabbitmq.client.Delivery delivery) {

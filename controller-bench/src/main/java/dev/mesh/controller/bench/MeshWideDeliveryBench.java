@@ -194,14 +194,20 @@ public final class MeshWideDeliveryBench {
         void run(int repeats) throws Exception {
             RoundTimes times = new RoundTimes(pg);
             Builders builders = (order, ignored) -> orders.add(order);
+            // Connected before the steady state: while 10,000 quorum queues take their first messages the broker
+            // may not answer a new connection's handshake within the client's 10 s.
+            String user = loopback.addCaller("bench-operator-" + loopback.vhost().substring("mesh-bench-".length()));
             NatsEvents natsEvents = NatsEvents.start(loopback.nats(), lifecycle::status, clock);
-            try (BrokerDeliveries deliveries = new BrokerDeliveries(broker)) {
-                Execution execution = Execution.of(new Execution.Ports(times, times.deliveries(deliveries), builders,
-                        times.events(natsEvents), Layout.DEFAULT, clock));
-                long steadyStart = System.nanoTime();
-                steady(execution);
-                HostQueues hosts = HostQueues.consume(loopback.connect("bench-hosts"), names, CONSUMER_CHANNELS);
+            try (BrokerDeliveries deliveries = new BrokerDeliveries(broker);
+                    BrokerCaller operator = new BrokerCaller(loopback.connect("bench-operator", user, user), user);
+                    HostQueues hosts = HostQueues.of(loopback.connect("bench-hosts"), names);
+                    com.rabbitmq.client.Connection floor = loopback.connect("bench-floor")) {
                 try {
+                    Execution execution = Execution.of(new Execution.Ports(times, times.deliveries(deliveries),
+                            builders, times.events(natsEvents), Layout.DEFAULT, clock));
+                    long steadyStart = System.nanoTime();
+                    steady(execution);
+                    hosts.consume(CONSUMER_CHANNELS);
                     if (!hosts.await(WAIT)) {
                         throw new IllegalStateException("steady state: " + hosts.missing() + " node(s) never had "
                                 + "their first declaration on their queue");
@@ -212,9 +218,11 @@ public final class MeshWideDeliveryBench {
                             + "declaration delivered, consumed and acknowledged%n", (System.nanoTime() - steadyStart)
                             / 1e9, names.size());
                     orders.clear();
-                    measure(execution, times, hosts, natsEvents, repeats);
+                    measure(execution, times, hosts, natsEvents, operator, floor, repeats);
                 } finally {
-                    hosts.close();
+                    // Deleted with their virtual host, 10,000 quorum queues take longer than the 30 s the management
+                    // API is given: one at a time here, the virtual host then goes at once.
+                    hosts.delete(floor);
                 }
             } finally {
                 natsEvents.close();
@@ -223,7 +231,7 @@ public final class MeshWideDeliveryBench {
         }
 
         private void measure(Execution execution, RoundTimes times, HostQueues hosts, NatsEvents natsEvents,
-                int repeats) throws Exception {
+                BrokerCaller operator, com.rabbitmq.client.Connection floor, int repeats) throws Exception {
             List<Long> builds = new ArrayList<>();
             Executor executor = Executor.start(execution, lifecycle, Duration.ofMillis(500), new Executor.Listener() {
                 @Override
@@ -240,12 +248,9 @@ public final class MeshWideDeliveryBench {
                 natsEvents.publish(kind, payload);
                 executor.changed();
             };
-            String user = loopback.addCaller("bench-operator-" + loopback.vhost().substring("mesh-bench-".length()));
             try (Assembly assembly = Assembly.of(new Verbs.Ports(pg, Licences.NONE, lifecycle, events,
                     PgRequestRecords.fenced(store.dataSource(), store.lock()), Layout.DEFAULT, clock),
-                    Identity.ANYONE, "bench");
-                    BrokerCaller operator = new BrokerCaller(loopback.connect("bench-operator", user, user), user);
-                    com.rabbitmq.client.Connection floor = loopback.connect("bench-floor")) {
+                    Identity.ANYONE, "bench")) {
                 BrokerVerbs verbs = BrokerVerbs.start(broker, assembly.verbs(), Identity.ANYONE, "bench", lifecycle);
                 try {
                     for (int r = 0; r < repeats; r++) {
