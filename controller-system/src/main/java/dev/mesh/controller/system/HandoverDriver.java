@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
@@ -59,14 +58,14 @@ public final class HandoverDriver {
 
     static final Map<String, Integer> SCENARIOS = scenarios();
     /** The plan lock's session: an advisory lock granted in the run's inventory database (pg_locks spans the server). */
-    private static final String OUR_LOCKS = "locktype = 'advisory' AND granted AND database = (SELECT oid "
+    static final String OUR_LOCKS = "locktype = 'advisory' AND granted AND database = (SELECT oid "
             + "FROM pg_database WHERE datname = current_database())";
     /** How long after a takeover the replacement standby is started. */
     private static final Duration AFTER_TAKEOVER = Duration.ofSeconds(2);
     /** The line of a replacement standby's start among the faults. */
     static final String STARTED = "standby started";
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration TAKEOVER_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration TAKEOVER_TIMEOUT = Duration.ofSeconds(60);
 
     /** What a run is asked to do. */
     record Options(List<String> scenarios, int repeat, double rate, int pushEvery, Duration warmup, Duration steady,
@@ -131,7 +130,7 @@ public final class HandoverDriver {
         List<String> exits = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         try (HandoverMesh mesh = HandoverMesh.create(options.bundle(), dir)) {
-            Pool pool = new Pool(mesh, all);
+            ControllerPool pool = new ControllerPool(mesh, all);
             pool.start(1);
             pool.start(1);
             try (VerbLoad load = VerbLoad.open(mesh, run, options.rate(), options.pushEvery())) {
@@ -207,7 +206,7 @@ public final class HandoverDriver {
     }
 
     /** One fault, and the wait until the mesh is whole again: one active, one standby. */
-    private static void cycle(String scenario, Pool pool, HandoverMesh mesh, List<Injection> injections,
+    private static void cycle(String scenario, ControllerPool pool, HandoverMesh mesh, List<Injection> injections,
             List<String> exits, List<String> problems) throws InterruptedException, SQLException {
         long epoch = leadership(mesh).epoch();
         switch (scenario) {
@@ -307,87 +306,10 @@ public final class HandoverDriver {
      * a JVM starting takes the CPU the successor answers with, so the fault's gap is measured before it, and
      * the start is a line of its own ({@value #STARTED}; {@code planned-racing} starts it at once instead).
      */
-    private static void replace(Pool pool, List<Injection> injections) throws InterruptedException {
+    private static void replace(ControllerPool pool, List<Injection> injections) throws InterruptedException {
         Thread.sleep(AFTER_TAKEOVER.toMillis());
         injections.add(new Injection(STARTED, System.nanoTime(), ""));
         pool.start(1);
-    }
-
-    /** The controllers of a run: started, found, replaced. */
-    private record Pool(HandoverMesh mesh, List<ControllerProcess> all) {
-
-        ControllerProcess launch() {
-            ControllerProcess controller = ControllerProcess.launch(mesh, "c" + (all.size() + 1));
-            all.add(controller);
-            return controller;
-        }
-
-        /** Starts {@code count} at once and waits for their ready lines. */
-        List<ControllerProcess> start(int count) {
-            List<ControllerProcess> started = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                started.add(launch());
-            }
-            started.forEach(ControllerProcess::awaitReady);
-            return started;
-        }
-
-        List<ControllerProcess> live() {
-            return all.stream().filter(ControllerProcess::isAlive).toList();
-        }
-
-        /** @return the controller holding the lock, as the store says, waiting for one for a while */
-        ControllerProcess active() throws SQLException, InterruptedException {
-            long deadline = System.nanoTime() + TAKEOVER_TIMEOUT.toNanos();
-            while (System.nanoTime() < deadline) {
-                Optional<ControllerProcess> holder = holder();
-                if (holder.isPresent()) {
-                    return holder.get();
-                }
-                Thread.sleep(20);
-            }
-            throw new IllegalStateException("no live controller holds the lock; leadership " + leadership(mesh));
-        }
-
-        List<ControllerProcess> standbys() throws SQLException, InterruptedException {
-            ControllerProcess active = active();
-            return live().stream().filter(c -> c != active).toList();
-        }
-
-        private Optional<ControllerProcess> holder() throws SQLException {
-            Leadership leadership = leadership(mesh);
-            if (count(mesh, "SELECT count(*) FROM pg_locks WHERE " + OUR_LOCKS) != 1) {
-                return Optional.empty();
-            }
-            return live().stream().filter(c -> c.instance().equals(leadership.holder())).findFirst();
-        }
-
-        /** Waits until a live controller other than {@code victim} holds the lock with an epoch after {@code epoch}. */
-        void awaitTakeover(long epoch, ControllerProcess victim, List<String> problems)
-                throws SQLException, InterruptedException {
-            long deadline = System.nanoTime() + TAKEOVER_TIMEOUT.toNanos();
-            while (System.nanoTime() < deadline) {
-                Optional<ControllerProcess> holder = holder();
-                if (holder.isPresent() && holder.get() != victim && leadership(mesh).epoch() > epoch) {
-                    return;
-                }
-                Thread.sleep(20);
-            }
-            problems.add("no takeover from " + victim + " within " + TAKEOVER_TIMEOUT.toSeconds() + " s; leadership "
-                    + leadership(mesh));
-        }
-
-        void awaitNewEpoch(long epoch, List<String> problems) throws SQLException, InterruptedException {
-            long deadline = System.nanoTime() + TAKEOVER_TIMEOUT.toNanos();
-            while (System.nanoTime() < deadline) {
-                if (holder().isPresent() && leadership(mesh).epoch() > epoch) {
-                    return;
-                }
-                Thread.sleep(20);
-            }
-            problems.add("no new epoch after " + epoch + " within " + TAKEOVER_TIMEOUT.toSeconds() + " s; leadership "
-                    + leadership(mesh));
-        }
     }
 
     /** The leadership row. */

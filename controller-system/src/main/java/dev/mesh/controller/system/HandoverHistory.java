@@ -17,7 +17,10 @@ import java.util.TreeSet;
  * injected. Pure arithmetic on the recorded history, so that what it counts can be checked offline.
  *
  * <ul>
- *   <li><b>lost</b>: a request with no reply at all, its retry included;</li>
+ *   <li><b>lost</b>: a request with no reply at all, its retry included (with publisher confirms, the cluster
+ *       driver's: a request the broker confirmed, with no reply to any of its sends);</li>
+ *   <li><b>never taken</b>: with confirms, a request no send of which the broker confirmed and no reply came to
+ *       (the broker refused it: its majority gone); 0 without;</li>
  *   <li><b>client errors</b>: a reply that is a JSON-RPC error or a tool error ({@code isError});</li>
  *   <li><b>duplicated effects</b>: a {@code push} of a version of its own answered {@code changed: false} —
  *       only a second run of the same request can say so;</li>
@@ -49,7 +52,7 @@ final class HandoverHistory {
     record Verdict(int sent, int answered, int lost, int retried, Map<String, Integer> clientErrors,
             int duplicatedEffects, int mutationsOutOfOrder, int assignmentsUnchanged,
             List<String> overlappingEpochs, int staleEvents, double floorMs, double longestGapMs,
-            double steadyP99Ms, List<Recovery> recoveries) {
+            double steadyP99Ms, List<Recovery> recoveries, int neverTaken) {
 
         int clientErrorCount() {
             return clientErrors.values().stream().mapToInt(Integer::intValue).sum();
@@ -98,6 +101,8 @@ final class HandoverHistory {
     static Verdict judge(List<Call> calls, List<Event> events, Set<String> instances, List<Injection> injections,
             long steadyFrom, long steadyTo, long end) {
         int answered = 0;
+        int lost = 0;
+        int neverTaken = 0;
         int retried = 0;
         int duplicated = 0;
         int unchanged = 0;
@@ -110,6 +115,11 @@ final class HandoverHistory {
                 retried++;
             }
             if (!call.answered()) {
+                if (call.acknowledged) {
+                    lost++;
+                } else {
+                    neverTaken++;
+                }
                 continue;
             }
             answered++;
@@ -175,10 +185,10 @@ final class HandoverHistory {
             recoveries.add(new Recovery(injection, gaps.longestWithin(injection.nanos(), to) / 1e6,
                     (firstAgain - injection.nanos()) / 1e6));
         }
-        return new Verdict(calls.size(), answered, calls.size() - answered, retried, errors, duplicated, outOfOrder,
+        return new Verdict(calls.size(), answered, lost, retried, errors, duplicated, outOfOrder,
                 unchanged, overlapping, staleEvents, gaps.longestWithin(steadyFrom,
                 steadyTo) / 1e6, gaps.longestWithin(Long.MIN_VALUE, Long.MAX_VALUE) / 1e6,
-                Loopback.Latencies.of(steady).quantileMs(0.99), recoveries);
+                Loopback.Latencies.of(steady).quantileMs(0.99), recoveries, neverTaken);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.mesh.controller.system;
 
 import dev.mesh.controller.core.Secret;
+import dev.mesh.controller.core.settings.Variables.Address;
 import dev.mesh.controller.core.verbs.Verbs;
 import dev.mesh.controller.store.Database;
 import dev.mesh.controller.store.Endpoint;
@@ -22,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -31,6 +33,10 @@ import javax.sql.DataSource;
  * of the run's own ({@link Loopback}), the controller as {@code guest}; the local NATS; the credentials
  * files and ports of docs/design.md section 11 in the run's directory ({@link ServeEnvironment}); and {@code guest} granted every verb
  * with the bundle's {@code grant}. {@link #close()} drops the databases and the virtual host.
+ *
+ * <p>The cluster driver makes the same mesh on other {@link Services}: the broker's three nodes, the store's primary
+ * and standby, the bus's three servers, each named to the controllers as docs/cli.md tells an operator (every member,
+ * separated by commas).
  */
 public final class HandoverMesh implements AutoCloseable {
 
@@ -42,16 +48,49 @@ public final class HandoverMesh implements AutoCloseable {
     private final Path dir;
     private final Endpoint admin;
     private final Map<Database, Endpoint> databases;
-    private final Loopback loopback;
+    private final MeshBroker broker;
+    private final String nats;
     private final Map<String, String> env;
 
+    /**
+     * Where a mesh's services are.
+     *
+     * @param store the database server, as its superuser: one server, or a primary and its standbys
+     * @param broker opens the broker's virtual host of the run's own
+     * @param nats the bus's NATS URL, or a cluster's separated by commas
+     */
+    record Services(Endpoint store, Supplier<MeshBroker> broker, String nats) {
+
+        /** @return the local services: PostgreSQL (5432, or {@code MESH_TEST_PG_*}), RabbitMQ, NATS */
+        static Services local() {
+            Map<String, String> system = System.getenv();
+            return new Services(new Endpoint(system.getOrDefault("MESH_TEST_PG_HOST", "127.0.0.1"),
+                    Integer.parseInt(system.getOrDefault("MESH_TEST_PG_PORT", "5432")), "postgres",
+                    system.getOrDefault("MESH_TEST_PG_USER", "postgres"),
+                    Secret.of(system.getOrDefault("MESH_TEST_PG_PASSWORD", ""))), Loopback::open, NATS_URL);
+        }
+
+        Services withStore(Endpoint other) {
+            return new Services(other, broker, nats);
+        }
+
+        Services withBroker(Supplier<MeshBroker> other) {
+            return new Services(store, other, nats);
+        }
+
+        Services withNats(String other) {
+            return new Services(store, broker, other);
+        }
+    }
+
     private HandoverMesh(Path bundle, Path dir, Endpoint admin, Map<Database, Endpoint> databases,
-            Loopback loopback, Map<String, String> env) {
+            MeshBroker broker, String nats, Map<String, String> env) {
         this.bundle = bundle;
         this.dir = dir;
         this.admin = admin;
         this.databases = databases;
-        this.loopback = loopback;
+        this.broker = broker;
+        this.nats = nats;
         this.env = env;
     }
 
@@ -62,18 +101,24 @@ public final class HandoverMesh implements AutoCloseable {
      * @param dir the run's directory (credentials files, logs)
      */
     public static HandoverMesh create(Path bundle, Path dir) {
-        Map<String, String> system = System.getenv();
-        Endpoint admin = new Endpoint(system.getOrDefault("MESH_TEST_PG_HOST", "127.0.0.1"),
-                Integer.parseInt(system.getOrDefault("MESH_TEST_PG_PORT", "5432")), "postgres",
-                system.getOrDefault("MESH_TEST_PG_USER", "postgres"),
-                Secret.of(system.getOrDefault("MESH_TEST_PG_PASSWORD", "")));
+        return create(bundle, dir, Services.local());
+    }
+
+    /**
+     * Makes the mesh on these services.
+     *
+     * @param bundle the bundle's {@code mesh-controller} launcher
+     * @param dir the run's directory (credentials files, logs)
+     */
+    static HandoverMesh create(Path bundle, Path dir, Services services) {
+        Endpoint admin = services.store();
         byte[] random = new byte[4];
         new SecureRandom().nextBytes(random);
         String prefix = "mesh_ho_" + HexFormat.of().formatHex(random);
         // The broker and its management API first: when they do not answer, nothing is made to be left behind.
-        Loopback loopback = Loopback.open();
+        MeshBroker broker = services.broker().get();
         Map<Database, Endpoint> databases = new EnumMap<>(Database.class);
-        HandoverMesh mesh = new HandoverMesh(bundle, dir, admin, databases, loopback, Map.of());
+        HandoverMesh mesh = new HandoverMesh(bundle, dir, admin, databases, broker, services.nats(), Map.of());
         try {
             return prepared(mesh, prefix);
         } catch (RuntimeException e) {
@@ -98,13 +143,13 @@ public final class HandoverMesh implements AutoCloseable {
                         + START_POSTGRES, e);
             }
             databases.put(database, endpoint);
-            serve.database(database.name(), endpoint.host(), endpoint.port(), endpoint.user(),
-                    endpoint.password().reveal(), endpoint.database());
+            serve.database(database.name(), String.join(",", endpoint.servers().stream().map(Address::text)
+                    .toList()), endpoint.user(), endpoint.password().reveal(), endpoint.database());
         }
-        Loopback loopback = empty.loopback;
-        Map<String, String> env = serve.broker(Loopback.HOST, Loopback.AMQP_PORT, loopback.vhost(), Loopback.USER,
-                Loopback.PASSWORD).nats(NATS_URL).variables();
-        HandoverMesh mesh = new HandoverMesh(empty.bundle, dir, admin, databases, loopback, env);
+        MeshBroker broker = empty.broker;
+        Map<String, String> env = serve.broker(broker.members(), broker.vhost(), Loopback.USER, Loopback.PASSWORD)
+                .nats(empty.nats).variables();
+        HandoverMesh mesh = new HandoverMesh(empty.bundle, dir, admin, databases, broker, empty.nats, env);
         mesh.run("prepare");
         List<String> grant = new ArrayList<>(List.of("grant", Loopback.USER));
         grant.addAll(Verbs.names());
@@ -125,8 +170,25 @@ public final class HandoverMesh implements AutoCloseable {
         return dir;
     }
 
+    /**
+     * @return the local broker's virtual host
+     * @throws IllegalStateException when the mesh is on the cluster's
+     */
     public Loopback loopback() {
-        return loopback;
+        if (broker instanceof Loopback loopback) {
+            return loopback;
+        }
+        throw new IllegalStateException("this mesh's broker is the cluster " + broker.members() + ", not loopback");
+    }
+
+    /** @return the broker's virtual host, the local one or the cluster's */
+    MeshBroker broker() {
+        return broker;
+    }
+
+    /** @return the bus's NATS URL, or a cluster's separated by commas */
+    String nats() {
+        return nats;
     }
 
     /** @return the inventory database, as the driver reads it (never the controllers' connections) */
@@ -179,7 +241,7 @@ public final class HandoverMesh implements AutoCloseable {
 
     @Override
     public void close() {
-        loopback.close();
+        broker.close();
         for (Endpoint endpoint : databases.values()) {
             try {
                 execute(admin.dataSource(), "DROP DATABASE IF EXISTS " + endpoint.database()

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeoutException;
  * host made for the run through the broker's management API (as {@code guest}, deleted by {@link #close()}), a NATS
  * subject prefix of its own; and what the drivers print: latencies as mean, p50, p99 in ms.
  */
-public final class Loopback implements AutoCloseable {
+public final class Loopback implements MeshBroker {
 
     public static final String HOST = "127.0.0.1";
     public static final int AMQP_PORT = 5672;
@@ -39,8 +39,15 @@ public final class Loopback implements AutoCloseable {
         return new Loopback(TestVhost.create("mesh-bench"));
     }
 
+    @Override
     public String vhost() {
         return vhost.name();
+    }
+
+    /** @return {@value #HOST}:{@value #AMQP_PORT}, the one member */
+    @Override
+    public String members() {
+        return HOST + ":" + AMQP_PORT;
     }
 
     /** @return the controller's broker settings on the virtual host */
@@ -49,6 +56,7 @@ public final class Loopback implements AutoCloseable {
     }
 
     /** @return a plain client connection to the virtual host, as a program in another language makes one */
+    @Override
     public Connection connect(String name) throws IOException, TimeoutException {
         return connect(name, USER, PASSWORD);
     }

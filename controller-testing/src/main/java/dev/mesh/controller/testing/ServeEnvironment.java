@@ -49,9 +49,22 @@ public final class ServeEnvironment {
      */
     public ServeEnvironment database(String role, String host, int port, String user, String password,
             String database) {
+        return database(role, host + ":" + port, user, password, database);
+    }
+
+    /**
+     * A store's database on a primary with standbys: {@code MESH_STORE_<ROLE>_PORT} names them all, as docs/cli.md
+     * tells an operator to ({@code 127.0.0.1:5441,127.0.0.1:5442}).
+     *
+     * @param role the store's role as the variables spell it, e.g. {@code INVENTORY}
+     * @param servers the servers' {@code host:port}, separated by commas
+     * @param password the role's password; empty on a loopback server that trusts it
+     * @return this
+     */
+    public ServeEnvironment database(String role, String servers, String user, String password, String database) {
         String name = role.toUpperCase(Locale.ROOT);
         put("MESH_STORE_" + name, name.toLowerCase(Locale.ROOT) + ".json", Map.of("user", user, "password",
-                password.isEmpty() ? TRUSTED : password, "database", database), host + ":" + port);
+                password.isEmpty() ? TRUSTED : password, "database", database), servers);
         return this;
     }
 
@@ -61,8 +74,19 @@ public final class ServeEnvironment {
      * @return this
      */
     public ServeEnvironment broker(String host, int port, String vhost, String user, String password) {
+        return broker(host + ":" + port, vhost, user, password);
+    }
+
+    /**
+     * The broker as a cluster: {@code MESH_BROKER_ADDRESS_PORT} names its members, as docs/cli.md tells an operator
+     * to ({@code 127.0.0.1:5681,127.0.0.1:5682,127.0.0.1:5683}), plain AMQP.
+     *
+     * @param members the members' {@code host:port}, separated by commas
+     * @return this
+     */
+    public ServeEnvironment broker(String members, String vhost, String user, String password) {
         put("MESH_BROKER_ADDRESS", "broker-" + vhost + ".json", Map.of("user", user, "password", password, "vhost",
-                vhost), host + ":" + port);
+                vhost), members);
         return this;
     }
 
