@@ -38,20 +38,7 @@ final class ConfirmFloor {
      */
     static long oneAtATime(Connection connection, String user, List<Message> messages)
             throws IOException, InterruptedException, TimeoutException {
-        Channel channel = channel(connection);
-        AtomicReference<String> returned = returns(channel);
-        try {
-            for (Message message : messages) {
-                channel.basicPublish(Topology.DECLARATIONS, message.node(), true, properties(user, message),
-                        message.body());
-                channel.waitForConfirmsOrDie(CONFIRM_TIMEOUT_MS);
-            }
-            long last = System.nanoTime();
-            requireNoReturn(returned);
-            return last;
-        } finally {
-            channel.abort();
-        }
+        return publish(connection, user, messages, true);
     }
 
     /**
@@ -61,12 +48,20 @@ final class ConfirmFloor {
      */
     static long streamed(Connection connection, String user, List<Message> messages)
             throws IOException, InterruptedException, TimeoutException {
+        return publish(connection, user, messages, false);
+    }
+
+    private static long publish(Connection connection, String user, List<Message> messages, boolean awaitEach)
+            throws IOException, InterruptedException, TimeoutException {
         Channel channel = channel(connection);
         AtomicReference<String> returned = returns(channel);
         try {
             for (Message message : messages) {
                 channel.basicPublish(Topology.DECLARATIONS, message.node(), true, properties(user, message),
                         message.body());
+                if (awaitEach) {
+                    channel.waitForConfirmsOrDie(CONFIRM_TIMEOUT_MS);
+                }
             }
             channel.waitForConfirmsOrDie(CONFIRM_TIMEOUT_MS);
             long last = System.nanoTime();
