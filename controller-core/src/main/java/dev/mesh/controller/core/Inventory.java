@@ -1,6 +1,7 @@
 package dev.mesh.controller.core;
 
 import dev.mesh.controller.manifest.Manifest;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,18 @@ public interface Inventory {
      * @param facts what the hosts reported, in the order they arrived; may be empty
      */
     void report(Collection<Facts> facts);
+
+    /**
+     * Records that nodes were heard from again with facts that repeat their latest, many at once: each named
+     * node's last seen time becomes the one given when that is later than its latest facts' {@link Facts#at()};
+     * nothing else of the node changes. A node never heard from, or not in the inventory, is left as it is: a
+     * node's facts come by {@link #report(Collection)} alone. Nothing at all is recorded when the store fails: the
+     * caller may hand over the same times again. The bus calls it with what it gathered over an interval, so that a
+     * host's unchanged facts every 5 s cost the store one row's time, not its facts.
+     *
+     * @param seen when each node was last heard from, by node name; may be empty
+     */
+    void seen(Map<String, Instant> seen);
 
     /**
      * @return each node's latest facts, by node name, with the node as it is now; a node never heard

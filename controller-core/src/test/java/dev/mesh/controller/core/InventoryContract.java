@@ -178,6 +178,31 @@ public abstract class InventoryContract {
     }
 
     @Test
+    void seen_movesTheLastSeenTimeOfHeardFromNodes_forwardOnly_andKeepsTheirFacts() {
+        ProcessState web = new ProcessState("web", ProcessState.State.RUNNING, T0.minusSeconds(60), 7);
+        Facts alpha = facts("alpha", "10.0.0.1", "sha256:aa", T0, web);
+        Facts beta = facts("beta", "10.0.0.2", "", T0.plusSeconds(10));
+        inventory.report(List.of(alpha, beta));
+        inventory.report(new Node("gamma", "10.0.0.3", "debian-12"));
+
+        // alpha later (to the microsecond), beta earlier than its latest, gamma never heard from, delta unknown.
+        Instant later = T0.plusSeconds(5).plusNanos(1_234_567);
+        inventory.seen(Map.of("alpha", later, "beta", T0.plusSeconds(5), "gamma", later, "delta", later));
+
+        assertThat(inventory.facts()).isEqualTo(Map.of("alpha", facts("alpha", "10.0.0.1", "sha256:aa", later, web),
+                "beta", beta));
+        Instant kept = T0.plusSeconds(5).plusNanos(1_234_000);
+        assertThat(inventory.facts("alpha").orElseThrow().at()).as("to the microsecond").isEqualTo(kept);
+        assertThat(inventory.sightings()).isEqualTo(Map.of("alpha", new Sighting("sha256:aa", kept),
+                "beta", new Sighting("", T0.plusSeconds(10))));
+        assertThat(inventory.nodes()).extracting(Node::name).containsExactly("alpha", "beta", "gamma");
+
+        inventory.seen(Map.of());
+        inventory.seen(Map.of("alpha", T0));
+        assertThat(inventory.sightings().get("alpha")).as("never moved back").isEqualTo(new Sighting("sha256:aa", kept));
+    }
+
+    @Test
     void facts_ofNodesNeverHeardFrom_areNone_andReportingNoneChangesNothing() {
         inventory.report(new Node("alpha", "10.0.0.1", "debian-12"));
 

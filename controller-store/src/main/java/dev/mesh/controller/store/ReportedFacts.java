@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -25,6 +26,7 @@ import org.jooq.InsertValuesStep6;
 import org.jooq.JSON;
 import org.jooq.Record6;
 import org.jooq.ResultQuery;
+import org.jooq.impl.DSL;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -77,6 +79,27 @@ final class ReportedFacts {
                     .where(NODES.LAST_SEEN_AT.isNull().or(NODES.LAST_SEEN_AT.le(excluded(NODES.LAST_SEEN_AT))))
                     .execute();
         }
+    }
+
+    /**
+     * Moves each named node's {@code last_seen_at} forward to its time in {@code seen} (to the microsecond, what the
+     * column keeps), in one statement over two arrays; a node never heard from ({@code last_seen_at} null), one
+     * absent, and one whose stored time is as late are left alone. The caller runs it in one transaction.
+     *
+     * @param seen not empty
+     * @return how many nodes' rows it changed
+     */
+    static int seen(DSLContext tx, Map<String, Instant> seen) {
+        String[] names = new String[seen.size()];
+        OffsetDateTime[] times = new OffsetDateTime[seen.size()];
+        int i = 0;
+        for (Map.Entry<String, Instant> one : seen.entrySet()) {
+            names[i] = one.getKey();
+            times[i++] = one.getValue().truncatedTo(ChronoUnit.MICROS).atOffset(ZoneOffset.UTC);
+        }
+        return tx.execute("UPDATE nodes SET last_seen_at = s.at FROM unnest({0}::text[], {1}::timestamptz[]) "
+                + "AS s(name, at) WHERE nodes.name = s.name AND nodes.last_seen_at < s.at", DSL.val(names),
+                DSL.val(times));
     }
 
     /**

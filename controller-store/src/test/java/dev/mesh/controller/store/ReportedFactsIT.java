@@ -11,8 +11,12 @@ import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.ProcessState;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.JSON;
@@ -81,6 +85,39 @@ class ReportedFactsIT {
 
         assertThat(writers().intoArray()).as("transactions, statements").containsExactly(1, 3);
         assertThat(inventory.nodes()).hasSize(2 * ReportedFacts.ROWS_PER_STATEMENT + 1);
+    }
+
+    @Test
+    void seenOfThousandsOfNodes_isOneStatementInOneTransaction_movingTheLaterOnesLastSeenTimeAlone() {
+        List<Facts> reported = facts(2 * ReportedFacts.ROWS_PER_STATEMENT + 500, AT);
+        inventory.report(reported);
+        Map<String, OffsetDateTime> writtenAt = sql.select(NODES.NAME, NODES.REPORTED_AT).from(NODES)
+                .fetchMap(NODES.NAME, NODES.REPORTED_AT);
+
+        // Every other node seen 5 s later; the others at their stored time (not later); one name no node has.
+        Map<String, Instant> seen = new HashMap<>();
+        for (int i = 0; i < reported.size(); i++) {
+            seen.put(reported.get(i).node().name(), i % 2 == 0 ? AT.plusSeconds(5) : AT);
+        }
+        seen.put("n-none", AT.plusSeconds(5));
+        inventory.seen(seen);
+
+        Record2<Integer, Integer> moved = sql.select(countDistinct(field(name("xmin")).cast(String.class)),
+                        countDistinct(field(name("cmin")).cast(String.class)))
+                .from(NODES).where(NODES.LAST_SEEN_AT.eq(AT.plusSeconds(5).atOffset(ZoneOffset.UTC))).fetchSingle();
+        assertThat(moved.intoArray()).as("transactions, statements of the rows moved").containsExactly(1, 1);
+        assertThat(sql.fetchCount(NODES, NODES.LAST_SEEN_AT.eq(AT.plusSeconds(5).atOffset(ZoneOffset.UTC))))
+                .isEqualTo(reported.size() / 2);
+        assertThat(writers().intoArray()).as("the rows not moved are as the report wrote them").containsExactly(2, 1);
+        Map<String, Facts> stored = inventory.facts();
+        for (int i = 0; i < reported.size(); i++) {
+            Facts facts = reported.get(i);
+            assertThat(stored.get(facts.node().name())).isEqualTo(i % 2 == 0
+                    ? new Facts(facts.node(), facts.revision(), facts.processes(), AT.plusSeconds(5)) : facts);
+        }
+        assertThat(sql.select(NODES.NAME, NODES.REPORTED_AT).from(NODES).fetchMap(NODES.NAME, NODES.REPORTED_AT))
+                .as("reported_at: when the facts were written, not seen").isEqualTo(writtenAt);
+        assertThat(inventory.node("n-none")).isEmpty();
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.mesh.controller.core.Node;
 import dev.mesh.controller.core.Report;
 import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.manifest.Manifest;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,11 @@ public abstract class ForwardingInventory implements Inventory {
     @Override
     public void report(Collection<Facts> facts) {
         delegate.report(facts);
+    }
+
+    @Override
+    public void seen(Map<String, Instant> seen) {
+        delegate.seen(seen);
     }
 
     @Override

@@ -12,6 +12,7 @@ import dev.mesh.controller.core.Report;
 import dev.mesh.controller.core.Sighting;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.manifest.Manifest;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -84,6 +85,17 @@ public final class MemoryInventory implements Inventory {
                 nodes.put(name, one.node());
             }
         }
+    }
+
+    @Override
+    public synchronized void seen(Map<String, Instant> seen) {
+        Map.copyOf(seen).forEach((name, at) -> {
+            Facts latest = facts.get(name);
+            Facts again = latest == null ? null : new Facts(latest.node(), latest.revision(), latest.processes(), at);
+            if (again != null && again.at().isAfter(latest.at())) {
+                facts.put(name, again);
+            }
+        });
     }
 
     @Override
