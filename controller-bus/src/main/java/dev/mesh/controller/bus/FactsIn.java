@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The hosts' facts in from NATS (docs/design.md section 8, docs/bus.md): subscribes to {@code
- * <prefix>mesh.nodes.*.facts}, reads each message, and hands the facts to {@link Inventory#report(
- * java.util.Collection)} in batches, on one writer thread. A message that cannot be read, or whose
+ * <prefix>mesh.nodes.*.facts}, reads each message, and hands the facts to the inventory on one writer thread: those
+ * that change a node's facts in batches ({@link Inventory#report(java.util.Collection)}), those that repeat them as
+ * the node's last seen time, in bulk every 5 s ({@link Inventory#seen(Map)}). A message that cannot be read, or whose
  * subject names another node than its body, is dropped and counted, and logged once per reason per
  * minute without its content; nothing is thrown into NATS.
  *
@@ -55,11 +56,14 @@ public final class FactsIn implements AutoCloseable {
      * What the subscriber did so far.
      *
      * @param received messages received
-     * @param written facts the inventory recorded
+     * @param written facts the inventory recorded: written whole, or, when they repeated their node's latest, as
+     *     its last seen time
+     * @param unchanged of {@code written}, the facts that repeated their node's latest and moved only its last
+     *     seen time
      * @param dropped messages (or, for {@link Drop#BACKLOG} and {@link Drop#REFUSED}, facts) dropped, by reason;
      *     every reason present
      */
-    public record Counts(long received, long written, Map<Drop, Long> dropped) {
+    public record Counts(long received, long written, long unchanged, Map<Drop, Long> dropped) {
 
         /** Copies the parts. */
         public Counts {
@@ -180,7 +184,7 @@ public final class FactsIn implements AutoCloseable {
         dropped.forEach((reason, count) -> now.put(reason, count.get()));
         now.put(Drop.BACKLOG, writer.droppedBacklog());
         now.put(Drop.REFUSED, writer.droppedRefused());
-        return new Counts(received.get(), writer.written(), now);
+        return new Counts(received.get(), writer.written(), writer.unchanged(), now);
     }
 
     /**

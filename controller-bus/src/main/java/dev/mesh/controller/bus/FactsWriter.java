@@ -5,8 +5,11 @@ import dev.mesh.controller.core.Inventory;
 import dev.mesh.controller.manifest.MeshException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -16,8 +19,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hands facts to {@link Inventory#report(java.util.Collection)} in batches, on one thread of its own: a
- * batch is what arrives within {@link #WINDOW} of its first fact, at most {@link #MAX_BATCH} facts.
+ * Hands facts to the {@link Inventory}, on one thread of its own: those that change a node's facts whole, in batches
+ * ({@link Inventory#report(java.util.Collection)}), and those that repeat them as sightings, in bulk
+ * ({@link Inventory#seen(java.util.Map)}). A host reports every 5 s and its facts mostly repeat: what it runs, the
+ * revision it applied; only their time moves. {@link WrittenFacts} says which facts repeat the ones written; a batch is
+ * the others that arrive within {@link #WINDOW} of the first, at most {@link #MAX_BATCH}. The sightings gathered are
+ * written every {@link #SIGHTINGS_EVERY}, at most {@link #SIGHTINGS_PER_WRITE} nodes a transaction: the time the store
+ * gives a node was last seen is at most that interval (and the write's own time) behind the facts received, well
+ * inside {@link Facts#SILENCE}, so no reader of the store sees a node that reports fall silent.
  *
  * <p>A batch the store refuses is split in halves, and those again, down to single facts: the parts it takes are
  * written, and a single fact it refuses while it took others is dropped and counted ({@link #droppedRefused()}) —
@@ -25,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * the store is what fails (down, fenced): the batch is kept, those two moved to its end, and tried again with what arrived since after {@link #RETRY}
  * (about log2 of the batch's size calls each time); at most {@link #MAX_HELD} facts are held, the oldest dropped
  * beyond. A fact taken for refused while the store failed in the middle of a split is lost; its node's next
- * facts come within one interval. Thread-safe.
+ * facts come within one interval. Sightings the store does not take are kept, one a node, the latest, and tried
+ * again at the next interval: repeated facts are never dropped. Thread-safe.
  */
 final class FactsWriter implements AutoCloseable {
 
@@ -33,22 +43,29 @@ final class FactsWriter implements AutoCloseable {
     static final int MAX_BATCH = 500;
     static final int MAX_HELD = 10_000;
     static final Duration RETRY = Duration.ofSeconds(1);
+    static final Duration SIGHTINGS_EVERY = Facts.INTERVAL;
+    static final int SIGHTINGS_PER_WRITE = 10_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(FactsWriter.class);
 
     private final Inventory inventory;
+    private final Clock clock;
     private final Duration window;
     private final Duration retry;
+    /** The writer's thread alone touches it. */
+    private final WrittenFacts remembered = new WrittenFacts();
     private final OncePerMinute failureLog;
     private final BlockingQueue<Facts> arrived = new LinkedBlockingQueue<>(MAX_HELD);
     private final CountDownLatch closing = new CountDownLatch(1);
     private final AtomicLong written = new AtomicLong();
+    private final AtomicLong unchanged = new AtomicLong();
     private final AtomicLong droppedBacklog = new AtomicLong();
     private final AtomicLong droppedRefused = new AtomicLong();
     private final Thread thread;
 
     private FactsWriter(Inventory inventory, Clock clock, Duration window, Duration retry) {
         this.inventory = inventory;
+        this.clock = clock;
         this.window = window;
         this.retry = retry;
         this.failureLog = new OncePerMinute(clock);
@@ -74,8 +91,14 @@ final class FactsWriter implements AutoCloseable {
         }
     }
 
+    /** @return facts the store took: written whole, or, repeating their node's, as its sighting */
     long written() {
         return written.get();
+    }
+
+    /** @return of {@link #written()}, the facts that repeated their node's and were written as its sighting */
+    long unchanged() {
+        return unchanged.get();
     }
 
     long droppedBacklog() {
@@ -88,40 +111,76 @@ final class FactsWriter implements AutoCloseable {
 
     private void run() {
         List<Facts> batch = new ArrayList<>();
+        Instant sightingsDue = clock.instant();
         try {
             while (closing.getCount() > 0) {
                 collect(batch);
                 if (!batch.isEmpty() && !write(batch, true)) {
                     closing.await(retry.toMillis(), TimeUnit.MILLISECONDS);
                 }
+                Instant now = clock.instant();
+                if (!now.isBefore(sightingsDue) || now.isBefore(sightingsDue.minus(SIGHTINGS_EVERY))) {
+                    writeSightings();
+                    sightingsDue = now.plus(SIGHTINGS_EVERY);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        arrived.drainTo(batch);
+        for (Facts facts = arrived.poll(); facts != null; facts = arrived.poll()) {
+            if (!remembered.repeats(facts)) {
+                batch.add(facts);
+            }
+        }
         if (!batch.isEmpty() && !write(batch, false)) {
             LOG.warn("facts lost on close held={}", batch.size());
         }
+        writeSightings();
     }
 
+    /**
+     * Takes what arrived within the window: facts that repeat their node's become sightings at once; the others
+     * join the batch, at most {@link #MAX_BATCH} taken at a time. Returns after the window even when only repeats
+     * came, so that the sightings are written on time.
+     */
     private void collect(List<Facts> batch) throws InterruptedException {
-        Facts first = arrived.poll(window.toMillis(), TimeUnit.MILLISECONDS);
-        if (first == null) {
-            return;
-        }
-        batch.add(first);
         long deadline = System.nanoTime() + window.toNanos();
-        for (int taken = 1; taken < MAX_BATCH; taken++) {
+        int taken = 0;
+        while (taken < MAX_BATCH) {
             Facts next = arrived.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             if (next == null) {
                 break;
             }
-            batch.add(next);
+            if (!remembered.repeats(next)) {
+                batch.add(next);
+                taken++;
+            }
         }
         int excess = batch.size() - MAX_HELD;
         if (excess > 0) {
             batch.subList(0, excess).clear();
             droppedBacklog.addAndGet(excess);
+        }
+    }
+
+    /** Writes the sightings gathered; those the store does not take are kept for the next time. */
+    private void writeSightings() {
+        List<Map.Entry<String, Instant>> sightings = new ArrayList<>(remembered.sightings().entrySet());
+        for (int from = 0; from < sightings.size(); from += SIGHTINGS_PER_WRITE) {
+            Map<String, Instant> part = new HashMap<>();
+            sightings.subList(from, Math.min(sightings.size(), from + SIGHTINGS_PER_WRITE))
+                    .forEach(one -> part.put(one.getKey(), one.getValue()));
+            try {
+                inventory.seen(part);
+            } catch (MeshException e) {
+                if (failureLog.due("sightings")) {
+                    LOG.warn("facts sightings not written held={} error={}", sightings.size() - from, e.getMessage());
+                }
+                return;
+            }
+            long facts = remembered.sightingsWritten(part);
+            written.addAndGet(facts);
+            unchanged.addAndGet(facts);
         }
     }
 
@@ -157,6 +216,7 @@ final class FactsWriter implements AutoCloseable {
             batch.clear();
             return true;
         }
+        remembered.written(batch);
         written.addAndGet(batch.size());
         batch.clear();
         return true;
@@ -185,6 +245,7 @@ final class FactsWriter implements AutoCloseable {
             }
             try {
                 inventory.report(part);
+                remembered.written(part);
                 written += part.size();
             } catch (MeshException e) {
                 error = e.getMessage();
@@ -199,7 +260,7 @@ final class FactsWriter implements AutoCloseable {
         }
     }
 
-    /** Stops the thread after one last write of what it held; waits for it up to 10 s. */
+    /** Stops the thread after one last write of what it held and of the sightings; waits for it up to 10 s. */
     @Override
     public void close() {
         closing.countDown();

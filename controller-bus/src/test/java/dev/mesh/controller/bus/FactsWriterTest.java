@@ -3,15 +3,19 @@ package dev.mesh.controller.bus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mesh.controller.core.Facts;
+import dev.mesh.controller.core.Hands;
 import dev.mesh.controller.core.Node;
+import dev.mesh.controller.core.ProcessState;
 import dev.mesh.controller.core.VerbException;
 import dev.mesh.controller.core.memory.ForwardingInventory;
 import dev.mesh.controller.core.memory.MemoryInventory;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -19,6 +23,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -153,6 +158,159 @@ class FactsWriterTest {
         assertThat(inventory.recorded).isEmpty();
     }
 
+    @Test
+    void factsThatRepeatTheWrittenOnes_areWrittenAsTheNodesLastSeenTime_onceAnInterval() throws Exception {
+        Hands clock = new Hands(AT);
+        inventory.auto = true;
+        writer = FactsWriter.start(inventory, clock, WINDOW, Duration.ofMillis(10));
+        writer.add(host("n1", AT, "sha256:aa", RUNNING_40));
+        settle("m1");
+
+        writer.add(host("n1", AT.plusSeconds(5), "sha256:aa", RUNNING_40));
+        writer.add(host("n1", AT.plusSeconds(10), "sha256:aa", RUNNING_40));
+        writer.add(host("n2", AT.plusSeconds(5), "", List.of()));
+        awaitWritten(3);
+        clock.advance(FactsWriter.SIGHTINGS_EVERY);
+
+        // Seen: n1's two repeats are one bulk write of its latest time; the new node n2 written whole.
+        assertThat(inventory.seenCalls.poll(10, TimeUnit.SECONDS)).isEqualTo(Map.of("n1", AT.plusSeconds(10)));
+        awaitWritten(5);
+        assertThat(writer.unchanged()).isEqualTo(2);
+        assertThat(recorded("n1", "n2")).containsExactly("n1@" + AT, "n2@" + AT.plusSeconds(5));
+        assertThat(inventory.facts("n1")).contains(host("n1", AT.plusSeconds(10), "sha256:aa", RUNNING_40));
+        assertThat(inventory.seenCalls).isEmpty();
+    }
+
+    @Test
+    void factsThatChange_areWrittenWhole_andChecksCountOnlyUpToHealthy() throws Exception {
+        inventory.auto = true;
+        writer = FactsWriter.start(inventory, new Hands(AT), WINDOW, Duration.ofMillis(10));
+        Instant since = AT.minusSeconds(600);
+        ProcessState failed = new ProcessState("db", ProcessState.State.FAILED, since, 0);
+        List<List<ProcessState>> reports = List.of(
+                List.of(new ProcessState("web", ProcessState.State.STARTING, since, 0)),
+                List.of(new ProcessState("web", ProcessState.State.RUNNING, since, 0)),
+                List.of(new ProcessState("web", ProcessState.State.RUNNING, since, 1)),
+                List.of(new ProcessState("web", ProcessState.State.RUNNING, since, 2)),
+                List.of(new ProcessState("web", ProcessState.State.RUNNING, since, 3)), // healthy still: a repeat
+                List.of(new ProcessState("web", ProcessState.State.RUNNING, since, 9)), // a repeat
+                List.of(new ProcessState("web", ProcessState.State.RUNNING, since.plusSeconds(1), 9)), // restarted
+                List.of(new ProcessState("web", ProcessState.State.RUNNING, since.plusSeconds(1), 0)), // a check failed
+                List.of(new ProcessState("web", ProcessState.State.RUNNING, since.plusSeconds(1), 0), failed));
+        for (int i = 0; i < reports.size(); i++) {
+            writer.add(host("n1", AT.plusSeconds(5 * i), "sha256:aa", reports.get(i)));
+            settle("m" + i);
+        }
+        writer.add(host("n1", AT.plusSeconds(45), "sha256:bb", reports.getLast())); // a revision applied
+        settle("m-revision");
+        writer.add(new Facts(new Node("n1", "10.0.0.2", "debian-12"), "sha256:bb", reports.getLast(),
+                AT.plusSeconds(50))); // another address
+        settle("m-address");
+
+        assertThat(recorded("n1")).as("the facts written whole").containsExactly(Stream.of(0, 5, 10, 15, 30, 35, 40, 45,
+                50).map(seconds -> "n1@" + AT.plusSeconds(seconds)).toArray(String[]::new));
+        assertThat(writer.unchanged()).isZero();
+    }
+
+    @Test
+    void repeatedFacts_areWrittenWholeAgain_afterTheRefresh_andWhenTheNodeComesBackFromSilence() throws Exception {
+        inventory.auto = true;
+        writer = FactsWriter.start(inventory, new Hands(AT), WINDOW, Duration.ofMillis(10));
+        long refresh = WrittenFacts.refreshAfter("n1");
+        assertThat(refresh).isBetween(WrittenFacts.REFRESH.toNanos() / 2_000, WrittenFacts.REFRESH.toNanos() / 1_000);
+        Instant due = AT.plus(refresh, ChronoUnit.MICROS);
+        writer.add(host("n1", AT, "sha256:aa", RUNNING_40));
+        settle("m1");
+        for (Instant at = AT.plusSeconds(5); at.isBefore(due); at = at.plusSeconds(5)) {
+            writer.add(host("n1", at, "sha256:aa", RUNNING_40));
+        }
+        writer.add(host("n1", due, "sha256:aa", RUNNING_40)); // the refresh
+        settle("m2");
+        Instant back = due.plus(Facts.SILENCE).plusSeconds(1);
+        writer.add(host("n1", back, "sha256:aa", RUNNING_40)); // after a silence
+        settle("m3");
+
+        assertThat(recorded("n1")).containsExactly("n1@" + AT, "n1@" + due, "n1@" + back);
+    }
+
+    @Test
+    void sightingsTheStoreRefuses_areKept_andTheLatestWrittenAtTheNextInterval() throws Exception {
+        Hands clock = new Hands(AT);
+        inventory.auto = true;
+        writer = FactsWriter.start(inventory, clock, WINDOW, Duration.ofMillis(10));
+        writer.add(host("n1", AT, "", List.of()));
+        settle("m1");
+        inventory.refuseAll = true;
+        writer.add(host("n1", AT.plusSeconds(5), "", List.of()));
+        Map<String, Instant> refused = Map.of("n1", AT.plusSeconds(5));
+        int intervals = 0;
+        do {
+            // An interval may pass before the writer took the repeat in: its write then has no sighting, and no call.
+            assertThat(intervals++).as("intervals until the sighting's write").isLessThan(100);
+            clock.advance(FactsWriter.SIGHTINGS_EVERY);
+        } while (!refused.equals(inventory.seenCalls.poll(100, TimeUnit.MILLISECONDS)));
+
+        writer.add(host("n1", AT.plusSeconds(10), "", List.of()));
+        inventory.refuseAll = false;
+        settle("m2");
+        clock.advance(FactsWriter.SIGHTINGS_EVERY);
+
+        assertThat(inventory.seenCalls.poll(10, TimeUnit.SECONDS)).isEqualTo(Map.of("n1", AT.plusSeconds(10)));
+        awaitWritten(5);
+        assertThat(inventory.facts("n1").orElseThrow().at()).isEqualTo(AT.plusSeconds(10));
+        assertThat(writer.unchanged()).isEqualTo(2);
+        assertThat(writer.droppedBacklog() + writer.droppedRefused()).isZero();
+    }
+
+    @Test
+    void factsThatChangeBack_whileTheChangeWaitsForTheStore_areWrittenWhole_notTakenForARepeat() throws Exception {
+        writer = FactsWriter.start(inventory, new Hands(AT), WINDOW, Duration.ofMillis(10));
+        writer.add(host("n1", AT, "sha256:aa", RUNNING_40));
+        inventory.next().accept();
+        writer.add(host("n1", AT.plusSeconds(5), "sha256:bb", RUNNING_40));
+        GatedInventory.Call changed = inventory.next();
+        writer.add(host("n1", AT.plusSeconds(10), "sha256:aa", RUNNING_40)); // back to what the store had
+
+        changed.refuse(); // the store is down: the change is held
+        GatedInventory.Call again = inventory.next();
+        while (again.facts().size() < 2) {
+            again.refuse();
+            again = inventory.next();
+        }
+        assertThat(again.facts()).extracting(Facts::revision).containsExactly("sha256:bb", "sha256:aa");
+        again.accept();
+        awaitWritten(3);
+
+        assertThat(inventory.facts("n1").orElseThrow().revision()).isEqualTo("sha256:aa");
+        assertThat(writer.unchanged()).isZero();
+    }
+
+    private static final List<ProcessState> RUNNING_40 = List.of(
+            new ProcessState("web", ProcessState.State.RUNNING, Instant.parse("2026-12-01T08:00:00Z"), 40));
+
+    /** @return node {@code name}'s facts at {@code at}, address 10.0.0.1 */
+    private static Facts host(String name, Instant at, String revision, List<ProcessState> processes) {
+        return new Facts(new Node(name, "10.0.0.1", "debian-12"), revision, processes, at);
+    }
+
+    /**
+     * Adds the facts of a node never seen before and waits until the store took them: what was added before them was
+     * taken in, and written whole if it was to be.
+     */
+    private void settle(String node) {
+        writer.add(host(node, AT, "", List.of()));
+        Awaitility.await(node + " written").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                .until(() -> !recorded(node).isEmpty());
+    }
+
+    /** @return the facts of those nodes the store took whole, in order, as {@code node@at} */
+    private List<String> recorded(String... nodes) {
+        synchronized (inventory.recorded) {
+            return inventory.recorded.stream().filter(f -> List.of(nodes).contains(f.node().name()))
+                    .map(f -> f.node().name() + "@" + f.at()).toList();
+        }
+    }
+
     private void awaitWritten(long count) {
         Awaitility.await(count + " written").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
                 .until(() -> writer.written() >= count);
@@ -179,6 +337,8 @@ class FactsWriterTest {
         }
 
         final BlockingQueue<Call> calls = new LinkedBlockingQueue<>();
+        /** Every {@code seen} call's sightings, answered at once: taken, or refused with {@link #refuseAll}. */
+        final BlockingQueue<Map<String, Instant>> seenCalls = new LinkedBlockingQueue<>();
         /** Every fact accepted, in the order written. */
         final List<Facts> recorded = new ArrayList<>();
         /** Whether calls are answered at once (accepted, or refused with {@link #refuseAll}) rather than by the test. */
@@ -216,6 +376,15 @@ class FactsWriterTest {
                 recorded.addAll(facts);
             }
             delegate.report(facts);
+        }
+
+        @Override
+        public void seen(Map<String, Instant> seen) {
+            seenCalls.add(Map.copyOf(seen));
+            if (refuseAll) {
+                throw new VerbException(VerbException.Code.UNAVAILABLE, "the inventory does not answer", "");
+            }
+            delegate.seen(seen);
         }
 
         /** @return the next call, taken off the queue, failing after 10 s */
