@@ -108,7 +108,7 @@ class ReportedFactsIT {
         assertThat(moved.intoArray()).as("transactions, statements of the rows moved").containsExactly(1, 1);
         assertThat(sql.fetchCount(NODES, NODES.LAST_SEEN_AT.eq(AT.plusSeconds(5).atOffset(ZoneOffset.UTC))))
                 .isEqualTo(reported.size() / 2);
-        assertThat(writers().intoArray()).as("the rows not moved are as the report wrote them").containsExactly(2, 1);
+        assertThat(writers().value1()).as("transactions: the rows not moved are as the report wrote them").isEqualTo(2);
         Map<String, Facts> stored = inventory.facts();
         for (int i = 0; i < reported.size(); i++) {
             Facts facts = reported.get(i);
