@@ -1,6 +1,7 @@
 package dev.mesh.controller.bench;
 
 import dev.mesh.controller.bus.FactsIn;
+import dev.mesh.controller.core.Facts;
 import dev.mesh.controller.system.Loopback;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
@@ -15,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -28,7 +30,11 @@ import tools.jackson.databind.json.JsonMapper;
  * PgInventory}, 10,000 nodes), beside the floor: a NATS subscriber on the same subjects that only parses
  * each message (Jackson's {@code readTree}) and counts it. A publisher in the same process (its own
  * connection, plain jnats) sends what hosts send (docs/design.md section 8): {@code <prefix>mesh.nodes.<node>.facts},
- * 5 to 10 processes each, {@code at} the time of sending.
+ * 5 to 10 processes each, {@code at} the time of sending, and, as a host's facts do, the processes' {@code checks}
+ * one more at each report of the node. {@code --changed PERCENT} (5) of the reports change what a host runs — a new
+ * {@code revision}, as when it applied a declaration; the others repeat the node's facts but for their time and
+ * checks, which the writer takes as repeats (docs/bus.md, "Facts in from NATS"). {@code --changed 100}: every report
+ * changes.
  *
  * <ol>
  *   <li>{@code floor max} — {@code --max} messages (round-robin over the nodes) published as fast as the
@@ -38,29 +44,41 @@ import tools.jackson.databind.json.JsonMapper;
  *       published), no backlog left, nothing dropped.</li>
  *   <li>{@code facts sustained} — {@code --rate} messages a second (10,000) for {@code --seconds} (30),
  *       paced every 10 ms; the rate written over the window, the slowest second, and how long after the
- *       last publish the last fact was written.</li>
+ *       last publish the last fact was written: repeats are written as sightings every 5 s, so the last up to
+ *       that interval after it.</li>
  *   <li>{@code facts max} — as {@code floor max}, into the store: the writer's capacity (drops
  *       {@code backlog} when it falls behind by more than 10,000 facts, which is counted).</li>
  * </ol>
  *
  * <pre>
  * java -cp benchmarks.jar dev.mesh.controller.bench.FactsIngestBench [--nodes 10000] [--rate 10000]
- *     [--seconds 30] [--max 50000]
+ *     [--seconds 30] [--max 50000] [--changed 5]
  * </pre>
  */
 public final class FactsIngestBench {
 
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
+    /** How long {@link #await} waits for a count that stopped moving: beyond the interval of the sightings' writes. */
+    private static final Duration STALLED = Facts.INTERVAL.plusSeconds(5);
+
     private final String prefix;
     private final int nodes;
     private final Connection publisher;
+    private final int changedPercent;
+    /** Per node: how many reports it sent, and the version of what it runs (its revision). */
+    private final int[] reports;
+    private final int[] versions;
+    private final SplittableRandom random = new SplittableRandom(25);
     private long sent;
 
-    private FactsIngestBench(String prefix, int nodes, Connection publisher) {
+    private FactsIngestBench(String prefix, int nodes, Connection publisher, int changedPercent) {
         this.prefix = prefix;
         this.nodes = nodes;
         this.publisher = publisher;
+        this.changedPercent = changedPercent;
+        this.reports = new int[nodes];
+        this.versions = new int[nodes];
     }
 
     /**
@@ -74,11 +92,15 @@ public final class FactsIngestBench {
         int rate = Loopback.option(args, "rate", 10_000);
         int seconds = Loopback.option(args, "seconds", 30);
         int max = Loopback.option(args, "max", 50_000);
+        int changed = Loopback.option(args, "changed", 5);
+        if (changed < 0 || changed > 100) {
+            throw new IllegalArgumentException("--changed is a percentage of the reports, 0 to 100, not " + changed);
+        }
         String prefix = "bench-" + Long.toHexString(System.nanoTime()) + ".";
         try (BenchStore store = BenchStore.create(nodes)) {
             Connection publisher = Nats.connect(options("bench-publisher"));
             try {
-                run(store, prefix, nodes, rate, seconds, max, publisher);
+                run(store, prefix, nodes, rate, seconds, max, changed, publisher);
             } finally {
                 publisher.close();
             }
@@ -94,12 +116,12 @@ public final class FactsIngestBench {
         return Set.copyOf(names)::contains;
     }
 
-    private static void run(BenchStore store, String prefix, int nodes, int rate, int seconds, int max,
+    private static void run(BenchStore store, String prefix, int nodes, int rate, int seconds, int max, int changed,
             Connection publisher) throws Exception {
         {
-            FactsIngestBench bench = new FactsIngestBench(prefix, nodes, publisher);
-            System.out.printf(Locale.ROOT, "facts ingest: %,d nodes, NATS %s, subject prefix %s%n", nodes,
-                    Loopback.NATS_URL, prefix);
+            FactsIngestBench bench = new FactsIngestBench(prefix, nodes, publisher, changed);
+            System.out.printf(Locale.ROOT, "facts ingest: %,d nodes, NATS %s, subject prefix %s, %d %% of the reports "
+                    + "changed%n", nodes, Loopback.NATS_URL, prefix, changed);
             List<String> rows = new ArrayList<>();
 
             // The floor: parse only.
@@ -185,7 +207,7 @@ public final class FactsIngestBench {
         for (int i = 0; i < count; i++) {
             int n = (int) (sent++ % nodes);
             subjects[i] = prefix + "mesh.nodes.node-" + n + ".facts";
-            bodies[i] = body(n, base.plusNanos(i * 1_000L));
+            bodies[i] = report(n, base.plusNanos(i * 1_000L));
         }
         long droppedBefore = dropped.getAsLong();
         long target = done.getAsLong() + count;
@@ -202,7 +224,7 @@ public final class FactsIngestBench {
     }
 
     /**
-     * Waits until {@code done} reaches {@code target} less what was dropped, or stops moving for 5 s.
+     * Waits until {@code done} reaches {@code target} less what was dropped, or stops moving for {@link #STALLED}.
      *
      * @return when it got there (or last moved)
      */
@@ -215,7 +237,7 @@ public final class FactsIngestBench {
             if (now != last) {
                 last = now;
                 moved = System.nanoTime();
-            } else if (System.nanoTime() - moved > TimeUnit.SECONDS.toNanos(5)) {
+            } else if (System.nanoTime() - moved > STALLED.toNanos()) {
                 return moved;
             }
         }
@@ -259,37 +281,54 @@ public final class FactsIngestBench {
         double writtenRate = windowWritten / window;
         double throughput = written / ((end - start) / 1e9);
         boolean whole = written == published && dropped(in) == droppedBefore;
-        // Kept up: everything offered written, nothing dropped, the last within a second of the last publish.
-        boolean keptUp = whole && end - publishedAt < TimeUnit.SECONDS.toNanos(1);
+        // Kept up: everything offered written, nothing dropped, the last within a second of the last publish — or,
+        // repeats being written as sightings once an interval, within that interval and a second.
+        long allowed = (changedPercent == 100 ? Duration.ZERO : Facts.INTERVAL).plusSeconds(1).toNanos();
+        boolean keptUp = whole && end - publishedAt < allowed;
         return String.format(Locale.ROOT, "sustained: offered %,d/s for %d s (published %,d at %,.0f/s): written %,.0f/s "
                         + "(first publish to last write), during the window %,.0f/s, slowest second %,d, last written %.0f ms after the last publish; received %,d, "
-                        + "written %,d, dropped %,d; target >= 10,000 facts/s sustained (all written, none dropped, no backlog "
-                        + "a second after): %s", rate,
+                        + "written %,d (of which unchanged %,d), dropped %,d; target >= %,d facts/s sustained (all written, "
+                        + "none dropped, the last within %d ms of the last publish): %s", rate,
                 seconds, published, publishRate, throughput, writtenRate, slowest, Math.max(0, end - publishedAt) / 1e6,
-                after.received() - before.received(), written, dropped(in) - droppedBefore,
-                Loopback.met(keptUp && publishRate >= 0.99 * 10_000));
+                after.received() - before.received(), written, after.unchanged() - before.unchanged(),
+                dropped(in) - droppedBefore, rate, allowed / 1_000_000, Loopback.met(keptUp && publishRate >= 0.99 * rate));
     }
 
     private void publish() {
         int n = (int) (sent++ % nodes);
-        publisher.publish(prefix + "mesh.nodes.node-" + n + ".facts", body(n, Instant.now()));
+        publisher.publish(prefix + "mesh.nodes.node-" + n + ".facts", report(n, Instant.now()));
     }
 
-    private static final String REVISION = "sha256:" + "0123456789abcdef".repeat(4);
+    /**
+     * @return node {@code n}'s next report: its checks one more than at its last, and, for {@code --changed} percent
+     *     of the reports after its first, a revision of its own
+     */
+    private byte[] report(int n, Instant at) {
+        if (reports[n] > 0 && random.nextInt(100) < changedPercent) {
+            versions[n]++;
+        }
+        return body(n, versions[n], reports[n]++, at);
+    }
 
-    /** @return a host's facts for node {@code n}: 5 to 10 processes, as a host sends them */
-    private static byte[] body(int n, Instant at) {
+    private static final String REVISION = "sha256:" + "0123456789abcdef".repeat(3);
+
+    /**
+     * @return a host's facts for node {@code n}: 5 to 10 processes, as a host sends them, the revision of the
+     *     {@code version} it runs, and its processes' checks {@code checks} more than at its first report
+     */
+    private static byte[] body(int n, int version, int checks, Instant at) {
         String time = at.toString();
         StringBuilder json = new StringBuilder(900).append("{\"node\":\"node-").append(n).append("\",\"address\":\"10.")
                 .append(n >> 16 & 255).append('.').append(n >> 8 & 255).append('.').append(n & 255)
-                .append("\",\"system\":\"debian-12\",\"revision\":\"").append(REVISION).append("\",\"processes\":[");
+                .append("\",\"system\":\"debian-12\",\"revision\":\"").append(REVISION)
+                .append(String.format(Locale.ROOT, "%016x", version)).append("\",\"processes\":[");
         int processes = 5 + n % 6;
         for (int p = 0; p < processes; p++) {
             if (p > 0) {
                 json.append(',');
             }
             json.append("{\"name\":\"proc-").append((n + p * 7) % 50).append("\",\"state\":\"running\",\"since\":\"")
-                    .append("2026-12-01T08:00:00.000Z").append("\",\"checks\":").append(40 + p).append('}');
+                    .append("2026-12-01T08:00:00.000Z").append("\",\"checks\":").append(40 + p + checks).append('}');
         }
         return json.append("],\"at\":\"").append(time).append("\"}").toString().getBytes(StandardCharsets.UTF_8);
     }

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.IntFunction;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
@@ -103,8 +104,60 @@ class FactsBurstIT {
         }
     }
 
+    @Test
+    void tenThousandNodesReportingAgain_theirRepeatedFactsMoveTheirLastSeenTimeAlone_theChangedOnesWrittenWhole()
+            throws Exception {
+        try (ConnectionPool pool = ConnectionPool.open(databases.migrated(Database.INVENTORY), 8)) {
+            PgInventory inventory = new PgInventory(pool.dataSource());
+            FactsIn in = FactsIn.start(NatsSettings.of(MeshEnvironment.NATS_URL).withSubjectPrefix(prefix), inventory,
+                    Clock.systemUTC(), node -> true);
+            Instant again = AT.plusSeconds(5);
+            try {
+                publishAll(FactsBurstIT::facts);
+                awaitWritten(in, NODES);
+                // Five seconds on: every 100th node applied a new revision; the others repeat, their checks past 2
+                // counted up, which is no change.
+                publishAll(n -> n % 100 == 0 ? facts(n, again, "sha256:new-" + n, n % 7)
+                        : facts(n, again, "sha256:" + n, n % 7 < 2 ? n % 7 : n % 7 + 40));
+                awaitWritten(in, 2 * NODES);
+                FactsIn.Counts counts = in.counts();
+                assertThat(counts.unchanged()).as("unchanged, " + counts).isEqualTo(NODES - NODES / 100);
+                assertThat(counts.dropped()).allSatisfy((reason, dropped) -> assertThat(dropped).as(reason.label())
+                        .isZero());
+            } finally {
+                in.close();
+            }
+
+            Map<String, Facts> stored = inventory.facts();
+            assertThat(stored).hasSize(NODES);
+            for (int n = 0; n < NODES; n++) {
+                Facts facts = stored.get(node(n));
+                assertThat(facts.at()).as(node(n)).isEqualTo(again.plusMillis(n % 1000));
+                assertThat(facts.revision()).as(node(n)).isEqualTo(n % 100 == 0 ? "sha256:new-" + n : "sha256:" + n);
+                assertThat(facts.processes()).as("%s: the checks as last written whole", node(n)).containsExactly(
+                        new ProcessState("app-" + n, ProcessState.State.RUNNING, AT, n % 7));
+            }
+        }
+    }
+
+    private static void awaitWritten(FactsIn in, long count) {
+        try {
+            Awaitility.await("all written").atMost(PATIENCE).pollInterval(Duration.ofMillis(100))
+                    .until(() -> in.counts().written() >= count);
+        } catch (ConditionTimeoutException e) {
+            // Told below with the counts: how far it came.
+        }
+        assertThat(in.counts().written()).as("written within " + PATIENCE.toSeconds() + " s, " + in.counts())
+                .isEqualTo(count);
+    }
+
     /** Publishes every node's facts on one connection as fast as the socket takes them, then waits for PONG. */
     private void publishAll() throws IOException {
+        publishAll(FactsBurstIT::facts);
+    }
+
+    /** Publishes {@code facts} of every node on one connection as fast as the socket takes them, then waits for PONG. */
+    private void publishAll(IntFunction<String> facts) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", 4222), 2_000);
             socket.setSoTimeout((int) PATIENCE.toMillis());
@@ -115,7 +168,7 @@ class FactsBurstIT {
             out.write("CONNECT {\"verbose\":false,\"pedantic\":false,\"name\":\"it-burst\"}\r\n"
                     .getBytes(StandardCharsets.UTF_8));
             for (int n = 0; n < NODES; n++) {
-                byte[] body = facts(n).getBytes(StandardCharsets.UTF_8);
+                byte[] body = facts.apply(n).getBytes(StandardCharsets.UTF_8);
                 out.write(("PUB " + prefix + "mesh.nodes." + node(n) + ".facts " + body.length + "\r\n")
                         .getBytes(StandardCharsets.UTF_8));
                 out.write(body);
@@ -139,9 +192,13 @@ class FactsBurstIT {
     }
 
     private static String facts(int n) {
+        return facts(n, AT, "sha256:" + n, n % 7);
+    }
+
+    private static String facts(int n, Instant at, String revision, int checks) {
         return "{\"node\": \"" + node(n) + "\", \"address\": \"" + address(n) + "\", \"system\": \"debian-12\", "
-                + "\"revision\": \"sha256:" + n + "\", \"processes\": [{\"name\": \"app-" + n + "\", \"state\": "
-                + "\"running\", \"since\": \"" + AT + "\", \"checks\": " + n % 7 + "}], \"at\": \""
-                + AT.plusMillis(n % 1000) + "\"}";
+                + "\"revision\": \"" + revision + "\", \"processes\": [{\"name\": \"app-" + n + "\", \"state\": "
+                + "\"running\", \"since\": \"" + AT + "\", \"checks\": " + checks + "}], \"at\": \""
+                + at.plusMillis(n % 1000) + "\"}";
     }
 }
