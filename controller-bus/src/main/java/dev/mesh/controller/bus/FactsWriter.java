@@ -22,8 +22,10 @@ import org.slf4j.LoggerFactory;
  * Hands facts to the {@link Inventory}, on one thread of its own: those that change a node's facts whole, in batches
  * ({@link Inventory#report(java.util.Collection)}), and those that repeat them as sightings, in bulk
  * ({@link Inventory#seen(java.util.Map)}). A host reports every 5 s and its facts mostly repeat: what it runs, the
- * revision it applied; only their time moves. {@link WrittenFacts} says which facts repeat the ones written; a batch is
- * the others that arrive within {@link #WINDOW} of the first, at most {@link #MAX_BATCH}. The sightings gathered are
+ * revision it applied; only their time moves. {@link WrittenFacts} says, as each fact comes ({@link #add}, on NATS's
+ * dispatcher), which repeat the ones written: those never wait in the queue, so a write that takes a while (the
+ * sightings', a large batch) cannot make them pass its bound. A batch is the others that arrive within {@link #WINDOW}
+ * of the first, at most {@link #MAX_BATCH}. The sightings gathered are
  * written every {@link #SIGHTINGS_EVERY}, at most {@link #SIGHTINGS_PER_WRITE} nodes a transaction: the time the store
  * gives a node was last seen is at most that interval (and the write's own time) behind the facts received, well
  * inside {@link Facts#SILENCE}, so no reader of the store sees a node that reports fall silent.
@@ -52,7 +54,6 @@ final class FactsWriter implements AutoCloseable {
     private final Clock clock;
     private final Duration window;
     private final Duration retry;
-    /** The writer's thread alone touches it. */
     private final WrittenFacts remembered = new WrittenFacts();
     private final OncePerMinute failureLog;
     private final BlockingQueue<Facts> arrived = new LinkedBlockingQueue<>(MAX_HELD);
@@ -84,10 +85,14 @@ final class FactsWriter implements AutoCloseable {
         return writer;
     }
 
-    /** Queues facts for the next batch; when {@link #MAX_HELD} wait already, they are dropped and counted. */
+    /**
+     * Takes facts in, on the caller's thread: facts that repeat their node's become its sighting at once, never
+     * waiting; the others are queued for the next batch, and when {@link #MAX_HELD} wait already, dropped and counted.
+     */
     void add(Facts facts) {
-        if (!arrived.offer(facts)) {
+        if (!remembered.repeats(facts) && !arrived.offer(facts)) {
             droppedBacklog.incrementAndGet();
+            remembered.dropped(List.of(facts));
         }
     }
 
@@ -127,37 +132,32 @@ final class FactsWriter implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        for (Facts facts = arrived.poll(); facts != null; facts = arrived.poll()) {
-            if (!remembered.repeats(facts)) {
-                batch.add(facts);
-            }
-        }
+        arrived.drainTo(batch);
         if (!batch.isEmpty() && !write(batch, false)) {
             LOG.warn("facts lost on close held={}", batch.size());
+            remembered.dropped(batch);
         }
         writeSightings();
     }
 
-    /**
-     * Takes what arrived within the window: facts that repeat their node's become sightings at once; the others
-     * join the batch, at most {@link #MAX_BATCH} taken at a time. Returns after the window even when only repeats
-     * came, so that the sightings are written on time.
-     */
+    /** Takes what arrived within the window of its first, at most {@link #MAX_BATCH}; waits a window for the first. */
     private void collect(List<Facts> batch) throws InterruptedException {
+        Facts first = arrived.poll(window.toMillis(), TimeUnit.MILLISECONDS);
+        if (first == null) {
+            return;
+        }
+        batch.add(first);
         long deadline = System.nanoTime() + window.toNanos();
-        int taken = 0;
-        while (taken < MAX_BATCH) {
+        for (int taken = 1; taken < MAX_BATCH; taken++) {
             Facts next = arrived.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             if (next == null) {
                 break;
             }
-            if (!remembered.repeats(next)) {
-                batch.add(next);
-                taken++;
-            }
+            batch.add(next);
         }
         int excess = batch.size() - MAX_HELD;
         if (excess > 0) {
+            remembered.dropped(batch.subList(0, excess));
             batch.subList(0, excess).clear();
             droppedBacklog.addAndGet(excess);
         }
@@ -208,6 +208,7 @@ final class FactsWriter implements AutoCloseable {
             }
             written.addAndGet(isolation.written);
             droppedRefused.addAndGet(isolation.suspects.size());
+            remembered.dropped(isolation.suspects);
             if (failureLog.due("refused")) {
                 LOG.warn("facts refused by the store dropped={} nodes={} written={} error={}",
                         isolation.suspects.size(), isolation.suspects.stream().map(f -> f.node().name()).toList(),

@@ -31,7 +31,9 @@ import java.util.Map;
  * grows while nothing changes; it is written with the refresh. The digest is SHA-256's first 128 bits: a node's
  * remembered facts take about 150 bytes, not the facts.
  *
- * <p>Not thread-safe: the writer's thread alone uses it.
+ * <p>Thread-safe: NATS's dispatcher asks {@link #repeats} of every fact as it comes, so that repeats never wait in
+ * the writer's queue behind a write; the writer's thread tells what it wrote or dropped. Every method holds the
+ * instance's monitor.
  */
 final class WrittenFacts {
 
@@ -52,6 +54,8 @@ final class WrittenFacts {
         /** The sighting not written yet, and how many facts it stands for. */
         private long pending;
         private int pendingFacts;
+        /** How many of the node's facts wait to be written whole: while any does, none is a repeat. */
+        private int waiting;
     }
 
     private final Map<String, Remembered> nodes = new HashMap<>();
@@ -67,18 +71,18 @@ final class WrittenFacts {
 
     /**
      * Says whether {@code facts} repeat their node's facts written whole: then they are kept as its sighting, and
-     * need no write of their own. Otherwise they are to be written whole, and the node's written facts are forgotten
-     * until they are ({@link #written}): its later facts are written whole too, so that facts that change back
-     * while these wait are never taken for a repeat.
+     * need no write of their own. Otherwise they are to be written whole, and the writer tells when they were
+     * ({@link #written}) or dropped ({@link #dropped}); until then the node's later facts are written whole too, so
+     * that facts that change back while these wait are never taken for a repeat.
      *
      * @param facts facts just received
      * @return whether they repeat the node's written facts (and became its sighting)
      */
-    boolean repeats(Facts facts) {
+    synchronized boolean repeats(Facts facts) {
         String name = facts.node().name();
         long at = micros(facts.at());
         Remembered node = nodes.computeIfAbsent(name, n -> new Remembered());
-        boolean repeats = node.digest != null
+        boolean repeats = node.digest != null && node.waiting == 0
                 && at - node.written < refreshAfter(name)
                 && at - node.latest <= SILENCE_MICROS
                 && Arrays.equals(node.digest, digest(facts));
@@ -88,15 +92,17 @@ final class WrittenFacts {
             node.pendingFacts++;
         } else {
             node.digest = null;
+            node.waiting++;
         }
         return repeats;
     }
 
     /**
-     * Remembers facts the store took whole: of each node, the latest, unless facts written before were later (the
-     * store kept those, so the digest stays unknown until the next whole write).
+     * Remembers facts the store took whole, each once {@link #repeats} said it was not a repeat: of each node, the
+     * latest, unless facts written before were later (the store kept those, so the digest stays unknown until the
+     * next whole write).
      */
-    void written(Collection<Facts> facts) {
+    synchronized void written(Collection<Facts> facts) {
         for (Facts one : facts) {
             long at = micros(one.at());
             Remembered node = nodes.computeIfAbsent(one.node().name(), n -> new Remembered());
@@ -105,11 +111,25 @@ final class WrittenFacts {
                 node.digest = digest(one);
             }
             node.latest = Math.max(node.latest, at);
+            node.waiting = Math.max(0, node.waiting - 1);
+        }
+    }
+
+    /**
+     * Forgets facts that were to be written whole and were dropped instead: the node's digest stays unknown, and
+     * its next facts are written whole.
+     */
+    synchronized void dropped(Collection<Facts> facts) {
+        for (Facts one : facts) {
+            Remembered node = nodes.get(one.node().name());
+            if (node != null) {
+                node.waiting = Math.max(0, node.waiting - 1);
+            }
         }
     }
 
     /** @return the sightings not written yet, by node name; empty when there are none */
-    Map<String, Instant> sightings() {
+    synchronized Map<String, Instant> sightings() {
         Map<String, Instant> sightings = new HashMap<>();
         nodes.forEach((name, node) -> {
             if (node.pendingFacts > 0) {
@@ -124,7 +144,7 @@ final class WrittenFacts {
      *
      * @return how many facts they stood for
      */
-    long sightingsWritten(Map<String, Instant> sightings) {
+    synchronized long sightingsWritten(Map<String, Instant> sightings) {
         long facts = 0;
         for (Map.Entry<String, Instant> one : sightings.entrySet()) {
             Remembered node = nodes.get(one.getKey());
