@@ -307,6 +307,11 @@ public final class PgPlanLock implements PlanLock, AutoCloseable {
         }
     }
 
+    /** @return how long ago the store last confirmed the lock held (taken, or seen by {@link #check()}) */
+    Duration sinceConfirmed() {
+        return Duration.ofNanos(System.nanoTime() - confirmedAt);
+    }
+
     /**
      * Whether this controller may still speak for its epoch where nothing fences it (an event on NATS): the lock
      * held and not found lost, and the store's last confirmation of it ({@link #check()}, or the taking) younger

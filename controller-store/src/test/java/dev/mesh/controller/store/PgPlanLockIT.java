@@ -4,6 +4,7 @@ import static dev.mesh.controller.store.internal.schema.inventory.Tables.HANDOVE
 import static dev.mesh.controller.store.internal.schema.inventory.Tables.LEADERSHIP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
@@ -423,7 +424,7 @@ class PgPlanLockIT {
         a.acquire();
         assertThat(a.confirmed()).as("just taken").isTrue();
 
-        Thread.sleep(1_100);
+        awaitPastTheLease(a);
         assertThat(a.confirmed()).as("past the lease: the store asked again, still held").isTrue();
         assertThat(a.tenure()).isPresent();
 
@@ -434,7 +435,7 @@ class PgPlanLockIT {
                 .withLease(Duration.ofSeconds(1));
         locks.add(b);
         assertThat(b.acquire().epoch()).isEqualTo(2);
-        Thread.sleep(1_100);
+        awaitPastTheLease(a);
 
         assertThat(a.confirmed()).as("thawed past its lease, its lock taken").isFalse();
         assertThat(a.tenure()).as("found lost on the way").isEmpty();
@@ -513,6 +514,12 @@ class PgPlanLockIT {
         PgPlanLock a = lock("ctl-a", Duration.ofSeconds(10));
         assertThatThrownBy(() -> a.withLease(Duration.ofMillis(999))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("the plan lock's lease must be between 1 s and 1 hour, not PT0.999S");
+    }
+
+    /** Waits until the store's last confirmation of {@code lock} is older than its lease of 1 s. */
+    private static void awaitPastTheLease(PgPlanLock lock) {
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> lock.sinceConfirmed().compareTo(Duration.ofSeconds(1)) > 0);
     }
 
     private PgPlanLock lock(String holder, Duration wait) {
